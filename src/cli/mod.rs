@@ -1,0 +1,27 @@
+//! The command line: argument parsing, then one module per command.
+
+mod args;
+mod canon;
+
+use args::{Cli, Command};
+use clap::Parser;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// Exit status for usage errors, unreadable input and syntax errors.
+pub(crate) const EXIT_USAGE: u8 = 2;
+
+pub(crate) fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Canon(args) => canon::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "pidcanon: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! The IRI validation layer: every IRI passes through [`validate`] (RFC 3987, on `iri-string`),
+//! and the character classes of RFC 3986/3987 that the adapters share.
+
+use crate::{IdError, Kind, Rule};
+use iri_string::spec::IriSpec;
+
+/// Checks that `iri` is an absolute IRI with an optional fragment (RFC 3987 `IRI`).
+///
+/// The error names the broken rule and points at the first offending byte.
+///
+/// ```
+/// use pidcanon::iri::validate;
+/// assert!(validate("http://example.org/a#b").is_ok());
+/// let err = validate("http://example.org/a b").unwrap_err();
+/// assert_eq!(err.offset(), 20);
+/// assert_eq!(err.to_string(), "iri: not a valid IRI (invalid path) (byte 20)");
+/// ```
+pub fn validate(iri: &str) -> Result<(), IdError> {
+    iri_string::validate::iri::<IriSpec>(iri).map_err(|e| {
+        let message = e.to_string();
+        let rule = message.strip_prefix("invalid IRI: ").unwrap_or(&message);
+        IdError::new(Kind::Iri, Rule::Iri(rule.to_owned()), locate_error(iri))
+    })
+}
+
+/// The byte offset of the first character that cannot appear in an IRI, of the first
+/// malformed percent-escape or of a second `#`; the start of the input when the error lies
+/// in the structure (a missing or bad scheme, say) rather than in one character.
+fn locate_error(iri: &str) -> usize {
+    let bytes = iri.as_bytes();
+    let mut seen_hash = false;
+    for (i, c) in iri.char_indices() {
+        let bad = match c {
+            '%' => {
+                !(bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                    && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+            }
+            '#' => std::mem::replace(&mut seen_hash, true),
+            '/' | '?' | '[' | ']' => false,
+            c => !(is_ipchar(c) || is_iprivate(c)),
+        };
+        if bad {
+            return i;
+        }
+    }
+    if iri.contains(':') { 0 } else { iri.len() }
+}
+
+/// RFC 3986 `unreserved`: ASCII letters, digits and `- . _ ~`.
+#[must_use]
+pub fn is_unreserved(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~')
+}
+
+/// RFC 3986 `sub-delims`: `! $ & ' ( ) * + , ; =`.
+#[must_use]
+pub fn is_sub_delim(c: char) -> bool {
+    matches!(
+        c,
+        '!' | '$' | '&' | '\'' | '(' | ')' | '*' | '+' | ',' | ';' | '='
+    )
+}
+
+/// RFC 3986 `pchar` without `pct-encoded`: what may appear unescaped in a URI path segment.
+#[must_use]
+pub fn is_pchar(c: char) -> bool {
+    is_unreserved(c) || is_sub_delim(c) || matches!(c, ':' | '@')
+}
+
+/// RFC 3987 `ucschar`: the non-ASCII characters an IRI may hold outside its query.
+#[must_use]
+pub fn is_ucschar(c: char) -> bool {
+    matches!(c as u32,
+        0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF
+        | 0x10000..=0x1FFFD | 0x20000..=0x2FFFD | 0x30000..=0x3FFFD
+        | 0x40000..=0x4FFFD | 0x50000..=0x5FFFD | 0x60000..=0x6FFFD
+        | 0x70000..=0x7FFFD | 0x80000..=0x8FFFD | 0x90000..=0x9FFFD
+        | 0xA0000..=0xAFFFD | 0xB0000..=0xBFFFD | 0xC0000..=0xCFFFD
+        | 0xD0000..=0xDFFFD | 0xE1000..=0xEFFFD)
+}
+
+/// RFC 3987 `iprivate`: private-use characters, allowed in an IRI's query only.
+#[must_use]
+pub fn is_iprivate(c: char) -> bool {
+    matches!(c as u32, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
+}
+
+/// RFC 3987 `ipchar` without `pct-encoded`: what may appear unescaped in an IRI path segment.
+#[must_use]
+pub fn is_ipchar(c: char) -> bool {
+    is_pchar(c) || is_ucschar(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locates_the_first_bad_character() {
+        for (iri, offset) in [
+            ("http://a/b c", 10),
+            ("http://a/b%zz", 10),
+            ("http://a/b%4", 10),
+            ("http://a/#b#c", 11),
+            ("http://a/<", 9),
+            ("no-scheme", 9),
+            ("1http://a", 0),
+            (" info:fedora/demo:1", 0),
+        ] {
+            let err = validate(iri).unwrap_err();
+            assert_eq!(err.offset(), offset, "{iri}");
+            assert_eq!(err.kind(), Kind::Iri);
+        }
+    }
+
+    #[test]
+    fn accepts_iris_and_rejects_relative_references() {
+        assert!(validate("http://example.org/Müller?q=\u{E000}#f").is_ok());
+        assert!(validate("urn:isbn:0451450523").is_ok());
+        assert!(validate("//example.org/a").is_err());
+        assert!(validate("").is_err());
+    }
+}

@@ -1,0 +1,7 @@
+//! The `pidcanon` command line: see `pidcanon --help`.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

@@ -1,0 +1,293 @@
+//! Percent-escape work shared by every adapter: decode escapes of a chosen set of characters,
+//! set the case of hex digits, escape the characters a component may not hold.
+//!
+//! Every function returns [`Cow::Borrowed`] when nothing changes and allocates only from the
+//! first byte that does (the approach of `percent_encoding`'s `if_any`).
+
+use percent_encoding::percent_decode_str;
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+/// The case of hex digits in percent-escapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HexCase {
+    /// `%C3%A9`: Fedora, OAI, POI, Handles, DOIs.
+    Upper,
+    /// `%c3%a9`: PDIs (draft §3.6.4).
+    Lower,
+}
+
+/// How to normalize the escapes of one component.
+#[derive(Debug, Clone, Copy)]
+pub struct Escaping {
+    /// An escape of an ASCII character for which this returns `true` is replaced by the character.
+    pub decode: fn(char) -> bool,
+    /// Characters written as they are; every other character is escaped as UTF-8 octets.
+    /// `%` is always the start of an escape and never passed to this function.
+    pub keep: fn(char) -> bool,
+    /// The case of the hex digits of the escapes that remain.
+    pub hex: HexCase,
+}
+
+/// A malformed percent-escape, or escapes that decode to bytes that are not UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PctError {
+    /// A `%` at this byte offset is not followed by two hex digits.
+    BadEscape(usize),
+    /// The escapes starting at this byte offset do not decode to UTF-8.
+    NotUtf8(usize),
+}
+
+impl PctError {
+    /// The error as an [`IdError`](crate::IdError) of `kind`, for a component that starts `base`
+    /// bytes into the identifier.
+    pub(crate) fn at(self, kind: crate::Kind, base: usize) -> crate::IdError {
+        let (rule, offset) = match self {
+            PctError::BadEscape(offset) => (crate::Rule::BadEscape, offset),
+            PctError::NotUtf8(offset) => (crate::Rule::NotUtf8, offset),
+        };
+        crate::IdError::new(kind, rule, base + offset)
+    }
+}
+
+/// The byte that the escape starting at `i` (a `%`) encodes, if it is a well-formed escape.
+#[must_use]
+pub fn escape_at(s: &str, i: usize) -> Option<u8> {
+    let hex = s.as_bytes().get(i + 1..i + 3)?;
+    let digit = |b: u8| (b as char).to_digit(16);
+    Some((digit(hex[0])? * 16 + digit(hex[1])?) as u8)
+}
+
+/// Normalizes the escapes of `s` by `rules`.
+///
+/// ```
+/// use pidcanon::pct::{normalize, Escaping, HexCase};
+/// let rules = Escaping { decode: |c| c.is_ascii_alphanumeric(), keep: |c| c.is_ascii_graphic(), hex: HexCase::Upper };
+/// assert_eq!(normalize("DS%41%c3%a9", &rules).unwrap(), "DSA%C3%A9");
+/// assert_eq!(normalize("Données", &rules).unwrap(), "Donn%C3%A9es");
+/// assert!(matches!(normalize("DS%C3%A9", &rules).unwrap(), std::borrow::Cow::Borrowed(_)));
+/// assert!(normalize("a%4", &rules).is_err());
+/// ```
+pub fn normalize<'a>(s: &'a str, rules: &Escaping) -> Result<Cow<'a, str>, PctError> {
+    let mut out = Splice::new(s);
+    let mut chars = s.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '%' {
+            let byte = escape_at(s, i).ok_or(PctError::BadEscape(i))?;
+            chars.nth(1);
+            if byte.is_ascii() && (rules.decode)(byte as char) {
+                out.replace(i..i + 3, |o| o.push(byte as char));
+            } else if !has_hex_case(&s[i + 1..i + 3], rules.hex) {
+                out.replace(i..i + 3, |o| push_escape(o, byte, rules.hex));
+            } else {
+                out.keep(i..i + 3);
+            }
+        } else if (rules.keep)(c) {
+            out.keep(i..i + c.len_utf8());
+        } else {
+            out.replace(i..i + c.len_utf8(), |o| push_char_escaped(o, c, rules.hex));
+        }
+    }
+    Ok(out.finish())
+}
+
+/// Escapes every character of `s` for which `keep` is false, `%` included: for text that is
+/// already decoded.
+///
+/// ```
+/// use pidcanon::pct::{encode, HexCase};
+/// assert_eq!(encode("a/b%c", |c| c.is_ascii_alphanumeric(), HexCase::Upper), "a%2Fb%25c");
+/// ```
+pub fn encode(s: &str, keep: fn(char) -> bool, hex: HexCase) -> Cow<'_, str> {
+    let mut out = Splice::new(s);
+    for (i, c) in s.char_indices() {
+        let range = i..i + c.len_utf8();
+        if c != '%' && keep(c) {
+            out.keep(range);
+        } else {
+            out.replace(range, |o| push_char_escaped(o, c, hex));
+        }
+    }
+    out.finish()
+}
+
+/// Decodes every escape of `s` once, as a server decodes a URL path; the result must be UTF-8.
+///
+/// ```
+/// assert_eq!(pidcanon::pct::decode("demo%3A1%2541").unwrap(), "demo:1%41");
+/// assert!(pidcanon::pct::decode("%C3").is_err());
+/// ```
+pub fn decode(s: &str) -> Result<Cow<'_, str>, PctError> {
+    if let Some(bad) = first_bad_escape(s) {
+        return Err(PctError::BadEscape(bad));
+    }
+    percent_decode_str(s)
+        .decode_utf8()
+        .map_err(|_| PctError::NotUtf8(s.find('%').unwrap_or(0)))
+}
+
+/// The offset of the first `%` that is not followed by two hex digits.
+#[must_use]
+pub fn first_bad_escape(s: &str) -> Option<usize> {
+    s.match_indices('%')
+        .map(|(i, _)| i)
+        .find(|&i| escape_at(s, i).is_none())
+}
+
+/// Compares two strings by the bytes they decode to (escapes decoded once).
+///
+/// ```
+/// use std::cmp::Ordering;
+/// assert_eq!(pidcanon::pct::cmp_decoded("%20", "!"), Ordering::Less);
+/// ```
+#[must_use]
+pub fn cmp_decoded(a: &str, b: &str) -> Ordering {
+    percent_decode_str(a).cmp(percent_decode_str(b))
+}
+
+fn has_hex_case(hex: &str, case: HexCase) -> bool {
+    match case {
+        HexCase::Upper => !hex.bytes().any(|b| b.is_ascii_lowercase()),
+        HexCase::Lower => !hex.bytes().any(|b| b.is_ascii_uppercase()),
+    }
+}
+
+/// Appends the escapes of the UTF-8 octets of `c`.
+fn push_char_escaped(out: &mut String, c: char, case: HexCase) {
+    c.encode_utf8(&mut [0; 4])
+        .bytes()
+        .for_each(|b| push_escape(out, b, case));
+}
+
+/// Appends `%` and the two hex digits of `byte` in `case`.
+pub fn push_escape(out: &mut String, byte: u8, case: HexCase) {
+    const UPPER: &[u8; 16] = b"0123456789ABCDEF";
+    const LOWER: &[u8; 16] = b"0123456789abcdef";
+    let digits = match case {
+        HexCase::Upper => UPPER,
+        HexCase::Lower => LOWER,
+    };
+    out.push('%');
+    out.push(digits[usize::from(byte >> 4)] as char);
+    out.push(digits[usize::from(byte & 15)] as char);
+}
+
+/// Builds a string from a source string piece by piece and allocates only once a piece differs:
+/// the building block of every `Cow`-returning normalizer in this crate.
+///
+/// Pieces must be given in order and cover the source without gaps.
+#[derive(Debug)]
+pub(crate) struct Splice<'a> {
+    src: &'a str,
+    out: Option<String>,
+}
+
+impl<'a> Splice<'a> {
+    pub(crate) fn new(src: &'a str) -> Self {
+        Self { src, out: None }
+    }
+
+    /// The source range `range` is copied unchanged.
+    pub(crate) fn keep(&mut self, range: std::ops::Range<usize>) {
+        if let Some(out) = &mut self.out {
+            out.push_str(&self.src[range]);
+        }
+    }
+
+    /// The source range `range` is replaced by what `write` appends.
+    pub(crate) fn replace(
+        &mut self,
+        range: std::ops::Range<usize>,
+        write: impl FnOnce(&mut String),
+    ) {
+        let src = self.src;
+        let out = self.out.get_or_insert_with(|| {
+            let mut out = String::with_capacity(src.len() + 8);
+            out.push_str(&src[..range.start]);
+            out
+        });
+        write(out);
+    }
+
+    /// The source range `range` becomes `piece`; nothing is allocated when they are equal.
+    pub(crate) fn put(&mut self, range: std::ops::Range<usize>, piece: &str) {
+        if self.out.is_none() && &self.src[range.clone()] == piece {
+            return;
+        }
+        self.replace(range, |o| o.push_str(piece));
+    }
+
+    pub(crate) fn finish(self) -> Cow<'a, str> {
+        self.out.map_or(Cow::Borrowed(self.src), Cow::Owned)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const UPPER_UNRESERVED: Escaping = Escaping {
+        decode: crate::iri::is_unreserved,
+        keep: crate::iri::is_pchar,
+        hex: HexCase::Upper,
+    };
+
+    #[test]
+    fn borrows_when_nothing_changes() {
+        for s in ["", "abc", "a%2Fb", "%C3%A9", "a:b@c"] {
+            assert!(
+                matches!(normalize(s, &UPPER_UNRESERVED), Ok(Cow::Borrowed(_))),
+                "{s}"
+            );
+        }
+    }
+
+    #[test]
+    fn decodes_only_the_given_set_and_fixes_hex_case() {
+        for (input, expected) in [
+            ("%41%2f%7E", "A%2F~"),
+            ("a b", "a%20b"),
+            ("é", "%C3%A9"),
+            ("%c3%a9x", "%C3%A9x"),
+            ("%25", "%25"),
+        ] {
+            assert_eq!(normalize(input, &UPPER_UNRESERVED).unwrap(), expected);
+        }
+        let lower = Escaping {
+            hex: HexCase::Lower,
+            ..UPPER_UNRESERVED
+        };
+        assert_eq!(normalize("%2F%C3%A9", &lower).unwrap(), "%2f%c3%a9");
+    }
+
+    #[test]
+    fn reports_malformed_escapes_where_they_start() {
+        for (input, offset) in [
+            ("%", 0),
+            ("ab%4", 2),
+            ("a%zz", 1),
+            ("%41%g1", 3),
+            ("%é1", 0),
+        ] {
+            assert_eq!(
+                normalize(input, &UPPER_UNRESERVED),
+                Err(PctError::BadEscape(offset))
+            );
+            assert_eq!(decode(input), Err(PctError::BadEscape(offset)));
+        }
+        assert_eq!(decode("a%FF"), Err(PctError::NotUtf8(1)));
+    }
+
+    #[test]
+    fn splice_allocates_only_on_change() {
+        let mut s = Splice::new("abc");
+        s.put(0..1, "a");
+        s.keep(1..3);
+        assert!(matches!(s.finish(), Cow::Borrowed("abc")));
+        let mut s = Splice::new("abc");
+        s.keep(0..1);
+        s.put(1..2, "XY");
+        s.keep(2..3);
+        assert_eq!(s.finish(), "aXYc");
+    }
+}

@@ -1,0 +1,205 @@
+//! The adapter framework: one [`SchemeAdapter`] per identifier scheme and a [`Registry`] that
+//! dispatches an IRI to the adapters of its URI scheme.
+
+pub mod fedora;
+pub mod oai;
+pub mod poi;
+pub(crate) mod url_prefix;
+
+use crate::{IdError, Kind, Policy, PolicyError, Rule};
+use std::borrow::Cow;
+
+/// The canonical form of an identifier and the kind it was recognized as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Canonical<'a> {
+    /// The canonical IRI; borrowed from the input when the input is already canonical.
+    pub iri: Cow<'a, str>,
+    /// What the input was recognized as.
+    pub kind: Kind,
+}
+
+impl<'a> Canonical<'a> {
+    /// A canonical IRI of `kind`.
+    #[must_use]
+    pub fn new(iri: Cow<'a, str>, kind: Kind) -> Self {
+        Self { iri, kind }
+    }
+}
+
+/// A scheme adapter: recognizes, validates and canonicalizes the identifiers of one scheme.
+///
+/// Adapters hold the parts of the [`Policy`] that concern them. An adapter that
+/// [claims](SchemeAdapter::claims) an IRI either canonicalizes it or says what is wrong with it.
+pub trait SchemeAdapter: Send + Sync {
+    /// The names `--scheme` selects this adapter by (e.g. `["handle", "doi"]`).
+    fn names(&self) -> &'static [&'static str];
+
+    /// The lower-case URI schemes of the IRIs this adapter may claim; the registry asks only the
+    /// adapters of an IRI's scheme.
+    fn uri_schemes(&self) -> Vec<String>;
+
+    /// Whether `iri` is written in one of this adapter's full forms. Cheap: a prefix test.
+    fn claims(&self, iri: &str) -> bool;
+
+    /// The canonical form of a claimed IRI.
+    fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError>;
+
+    /// The canonical form of a bare identifier (a PID, a handle) that the caller says is of
+    /// scheme `name`, one of [`names`](SchemeAdapter::names).
+    fn canonicalize_bare<'a>(&self, name: &str, id: &'a str) -> Result<Canonical<'a>, IdError>;
+}
+
+/// The adapters, dispatched by URI scheme.
+///
+/// ```
+/// use pidcanon::{Kind, Registry};
+/// let registry = Registry::default();
+/// let c = registry.canonicalize("info:fedora/demo%3a1").unwrap();
+/// assert_eq!((c.iri.as_ref(), c.kind), ("info:fedora/demo:1", Kind::FedoraObject));
+/// // An IRI no adapter claims passes through unchanged.
+/// assert_eq!(registry.canonicalize("demo:1").unwrap().kind, Kind::Iri);
+/// // Bare forms only when the caller names the scheme.
+/// let bare = registry.canonicalize_as("fedora", "demo:1").expect("a fedora adapter").unwrap();
+/// assert_eq!(bare.iri, "info:fedora/demo:1");
+/// ```
+pub struct Registry {
+    adapters: Vec<Box<dyn SchemeAdapter>>,
+    /// Lower-case URI scheme → indices into `adapters`, in registration order.
+    routes: Vec<(String, Vec<usize>)>,
+}
+
+impl Default for Registry {
+    /// The built-in adapters under the default [`Policy`].
+    fn default() -> Self {
+        Self::builtin(&Policy::default())
+    }
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("routes", &self.routes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Registry {
+    /// A registry without adapters: every IRI passes through.
+    #[must_use]
+    pub fn empty() -> Self {
+        Self {
+            adapters: Vec::new(),
+            routes: Vec::new(),
+        }
+    }
+
+    /// The built-in adapters configured by `policy`, after checking it.
+    pub fn from_policy(policy: &Policy) -> Result<Self, PolicyError> {
+        policy.check()?;
+        Ok(Self::builtin(policy))
+    }
+
+    fn builtin(policy: &Policy) -> Self {
+        Self::empty()
+            .with_adapter(fedora::FedoraAdapter::new(policy))
+            .with_adapter(oai::OaiAdapter::new(policy))
+            .with_adapter(poi::PoiAdapter::new(policy))
+    }
+
+    /// Adds an adapter; for a URI scheme several adapters share, the first that claims an IRI wins.
+    #[must_use]
+    pub fn with_adapter(mut self, adapter: impl SchemeAdapter + 'static) -> Self {
+        let index = self.adapters.len();
+        for scheme in adapter.uri_schemes() {
+            match self.routes.iter_mut().find(|(s, _)| *s == scheme) {
+                Some((_, indices)) => indices.push(index),
+                None => self.routes.push((scheme, vec![index])),
+            }
+        }
+        self.adapters.push(Box::new(adapter));
+        self
+    }
+
+    /// The adapter that claims `iri`, if any.
+    #[must_use]
+    pub fn adapter_for(&self, iri: &str) -> Option<&dyn SchemeAdapter> {
+        let scheme = scheme_of(iri)?;
+        let (_, indices) = self
+            .routes
+            .iter()
+            .find(|(s, _)| s.eq_ignore_ascii_case(scheme))?;
+        indices
+            .iter()
+            .map(|&i| self.adapters[i].as_ref())
+            .find(|a| a.claims(iri))
+    }
+
+    /// The adapter that `--scheme name` selects.
+    #[must_use]
+    pub fn adapter_named(&self, name: &str) -> Option<&dyn SchemeAdapter> {
+        self.adapters
+            .iter()
+            .map(AsRef::as_ref)
+            .find(|a| a.names().contains(&name))
+    }
+
+    /// Canonicalizes an IRI: by the adapter that claims it, or, when none does, checks that it is
+    /// an IRI and returns it unchanged (kind [`Kind::Iri`]).
+    pub fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
+        match self.adapter_for(iri) {
+            Some(adapter) => checked(adapter.canonicalize(iri)),
+            None => {
+                crate::iri::validate(iri)?;
+                Ok(Canonical::new(Cow::Borrowed(iri), Kind::Iri))
+            }
+        }
+    }
+
+    /// Canonicalizes an input that the caller says is of scheme `name` (`--scheme`): the scheme's
+    /// full forms are read first, then its bare form.
+    ///
+    /// Returns `None` when no adapter has that name.
+    pub fn canonicalize_as<'a>(
+        &self,
+        name: &str,
+        input: &'a str,
+    ) -> Option<Result<Canonical<'a>, IdError>> {
+        let adapter = self.adapter_named(name)?;
+        Some(checked(if adapter.claims(input) {
+            adapter.canonicalize(input)
+        } else {
+            adapter.canonicalize_bare(name, input)
+        }))
+    }
+}
+
+/// Every canonical form an adapter builds must be an IRI; one that is not is reported, not written.
+fn checked(result: Result<Canonical<'_>, IdError>) -> Result<Canonical<'_>, IdError> {
+    let canonical = result?;
+    if let Cow::Owned(iri) = &canonical.iri {
+        crate::iri::validate(iri).map_err(|_| {
+            IdError::new(
+                canonical.kind,
+                Rule::Grammar("its canonical form would not be an IRI"),
+                0,
+            )
+        })?;
+    }
+    Ok(canonical)
+}
+
+/// The URI scheme of `iri` (RFC 3986 `scheme`), if it starts with one followed by `:`.
+///
+/// ```
+/// assert_eq!(pidcanon::scheme::scheme_of("INFO:fedora/demo:1"), Some("INFO"));
+/// assert_eq!(pidcanon::scheme::scheme_of("10.1000/182"), None);
+/// ```
+#[must_use]
+pub fn scheme_of(iri: &str) -> Option<&str> {
+    let (scheme, _) = iri.split_once(':')?;
+    let mut bytes = scheme.bytes();
+    let first = bytes.next()?;
+    (first.is_ascii_alphabetic()
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
+    .then_some(scheme)
+}

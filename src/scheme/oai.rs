@@ -1,0 +1,334 @@
+//! OAI identifiers (`../shared/seeds/oai-identifier-spec.txt`).
+//!
+//! ```text
+//! oai-identifier       = scheme ":" namespace-identifier ":" local-identifier
+//! scheme               = "oai"
+//! namespace-identifier = domainname-word "." domainname
+//! domainname           = domainname-word [ "." domainname ]
+//! domainname-word      = alpha *( alphanum | "-" )
+//! local-identifier     = 1*uric          ; RFC 2396, hex digits upper case
+//! ```
+//!
+//! Two OAI identifiers are equivalent only when they are identical strings, so a valid one is
+//! never changed and an invalid one never repaired.
+
+use super::poi::Poi;
+use super::url_prefix::starts_with_ignore_case;
+use super::{Canonical, SchemeAdapter};
+use crate::{IdError, Kind, PoiOai, Policy, Rule};
+use std::borrow::Cow;
+use std::fmt;
+
+/// The scheme of every OAI identifier, in this case only.
+pub const PREFIX: &str = "oai:";
+
+/// A valid OAI identifier.
+///
+/// ```
+/// use pidcanon::scheme::oai::OaiIdentifier;
+/// let id = OaiIdentifier::parse("oai:arXiv.org:hep-th/9901001").unwrap();
+/// assert_eq!((id.namespace(), id.local()), ("arXiv.org", "hep-th/9901001"));
+/// assert_eq!(id.to_poi().as_str(), "http://purl.org/poi/arXiv.org/hep-th/9901001");
+/// assert!(OaiIdentifier::parse("oai:wibble.org:ab%3ccd").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct OaiIdentifier<'a> {
+    text: Cow<'a, str>,
+    colon: usize,
+}
+
+impl<'a> OaiIdentifier<'a> {
+    /// Parses an OAI identifier.
+    pub fn parse(s: &'a str) -> Result<Self, IdError> {
+        let kind = Kind::Oai;
+        let Some(rest) = s.strip_prefix(PREFIX) else {
+            let rule = if starts_with_ignore_case(s, PREFIX) {
+                "the scheme is \"oai\" in lower case: OAI identifiers are case-sensitive"
+            } else {
+                "an OAI identifier starts with \"oai:\""
+            };
+            return Err(IdError::new(kind, Rule::Grammar(rule), 0));
+        };
+        let Some((namespace, local)) = rest.split_once(':') else {
+            return Err(IdError::new(
+                kind,
+                Rule::Grammar("a ':' must separate namespace-identifier and local-identifier"),
+                s.len(),
+            ));
+        };
+        check_domain(namespace, kind, PREFIX.len())?;
+        let colon = PREFIX.len() + namespace.len();
+        check_uric(local, kind, colon + 1)?;
+        Ok(Self {
+            text: Cow::Borrowed(s),
+            colon,
+        })
+    }
+
+    /// A valid identifier built from its parts, e.g. from a POI.
+    pub(crate) fn from_parts(namespace: &str, local: &str) -> OaiIdentifier<'static> {
+        OaiIdentifier {
+            text: Cow::Owned(format!("{PREFIX}{namespace}:{local}")),
+            colon: PREFIX.len() + namespace.len(),
+        }
+    }
+
+    /// The identifier.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The namespace-identifier, a domain name.
+    #[must_use]
+    pub fn namespace(&self) -> &str {
+        &self.text[PREFIX.len()..self.colon]
+    }
+
+    /// The local-identifier.
+    #[must_use]
+    pub fn local(&self) -> &str {
+        &self.text[self.colon + 1..]
+    }
+
+    /// The POI of the resource this record describes (POI spec §4).
+    #[must_use]
+    pub fn to_poi(&self) -> Poi<'static> {
+        Poi::from_parts(self.namespace(), self.local())
+    }
+
+    /// The identifier, borrowed from the input when it was parsed from one.
+    #[must_use]
+    pub fn into_cow(self) -> Cow<'a, str> {
+        self.text
+    }
+}
+
+impl fmt::Display for OaiIdentifier<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl std::str::FromStr for OaiIdentifier<'static> {
+    type Err = IdError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let id = OaiIdentifier::parse(s)?;
+        Ok(OaiIdentifier {
+            colon: id.colon,
+            text: Cow::Owned(id.text.into_owned()),
+        })
+    }
+}
+
+/// Checks `namespace-identifier = domainname-word "." domainname` (shared with POIs).
+pub(crate) fn check_domain(s: &str, kind: Kind, base: usize) -> Result<(), IdError> {
+    let part = "namespace-identifier";
+    if s.is_empty() {
+        return Err(IdError::new(kind, Rule::Empty { part }, base));
+    }
+    let mut at = base;
+    for word in s.split('.') {
+        match word.chars().next() {
+            None => {
+                return Err(IdError::new(
+                    kind,
+                    Rule::Grammar("a domain name word is empty"),
+                    at,
+                ));
+            }
+            Some(c) if !c.is_ascii_alphabetic() => {
+                return Err(IdError::new(
+                    kind,
+                    Rule::Grammar("a domain name word must start with a letter"),
+                    at,
+                ));
+            }
+            Some(_) => {}
+        }
+        if let Some((i, ch)) = word
+            .char_indices()
+            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-'))
+        {
+            return Err(IdError::new(kind, Rule::Char { ch, part }, at + i));
+        }
+        at += word.len() + 1;
+    }
+    if !s.contains('.') {
+        return Err(IdError::new(
+            kind,
+            Rule::Grammar("namespace-identifier must be a domain name of two or more words"),
+            base,
+        ));
+    }
+    Ok(())
+}
+
+/// RFC 2396 `reserved`.
+fn is_reserved(c: char) -> bool {
+    matches!(c, ';' | '/' | '?' | ':' | '@' | '&' | '=' | '+' | '$' | ',')
+}
+
+/// RFC 2396 `unreserved`.
+fn is_unreserved(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '!' | '~' | '*' | '\'' | '(' | ')')
+}
+
+/// Checks `local-identifier = 1*uric` with upper-case hex, no escape of a reserved or
+/// unreserved character (shared with POIs).
+pub(crate) fn check_uric(s: &str, kind: Kind, base: usize) -> Result<(), IdError> {
+    if s.is_empty() {
+        return Err(IdError::new(
+            kind,
+            Rule::Empty {
+                part: "local-identifier",
+            },
+            base,
+        ));
+    }
+    let mut chars = s.char_indices();
+    while let Some((i, c)) = chars.next() {
+        let rule = if c == '%' {
+            chars.nth(1);
+            match crate::pct::escape_at(s, i) {
+                None => Some(Rule::BadEscape),
+                Some(_) if s[i + 1..i + 3].bytes().any(|b| b.is_ascii_lowercase()) => {
+                    Some(Rule::LowercaseHex)
+                }
+                Some(b) if is_reserved(b as char) || is_unreserved(b as char) => {
+                    Some(Rule::NeedlessEscape { ch: b as char })
+                }
+                Some(_) => None,
+            }
+        } else if is_reserved(c) || is_unreserved(c) {
+            None
+        } else {
+            Some(Rule::Char {
+                ch: c,
+                part: "local-identifier",
+            })
+        };
+        if let Some(rule) = rule {
+            return Err(IdError::new(kind, rule, base + i));
+        }
+    }
+    Ok(())
+}
+
+/// Validates OAI identifiers; maps them to POIs when the policy merges the two.
+#[derive(Debug, Clone, Default)]
+pub struct OaiAdapter {
+    poi_oai: PoiOai,
+}
+
+impl OaiAdapter {
+    /// The adapter for `policy`.
+    #[must_use]
+    pub fn new(policy: &Policy) -> Self {
+        Self {
+            poi_oai: policy.poi_oai,
+        }
+    }
+}
+
+impl SchemeAdapter for OaiAdapter {
+    fn names(&self) -> &'static [&'static str] {
+        &["oai"]
+    }
+
+    fn uri_schemes(&self) -> Vec<String> {
+        vec!["oai".to_owned()]
+    }
+
+    /// `oai:` in any case: `OAI:…` is claimed and reported invalid.
+    fn claims(&self, iri: &str) -> bool {
+        starts_with_ignore_case(iri, PREFIX)
+    }
+
+    fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
+        let id = OaiIdentifier::parse(iri)?;
+        let iri = match self.poi_oai {
+            PoiOai::Poi => Cow::Owned(id.to_poi().as_str().to_owned()),
+            PoiOai::Keep | PoiOai::Oai => id.into_cow(),
+        };
+        Ok(Canonical::new(iri, Kind::Oai))
+    }
+
+    /// OAI identifiers have no bare form: the input must be a full identifier.
+    fn canonicalize_bare<'a>(&self, _name: &str, id: &'a str) -> Result<Canonical<'a>, IdError> {
+        self.canonicalize(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_rule_and_the_byte() {
+        for (input, offset, message) in [
+            (
+                "oai:999:abc123",
+                4,
+                "a domain name word must start with a letter",
+            ),
+            (
+                "oai:wibble:abc123",
+                4,
+                "namespace-identifier must be a domain name of two or more words",
+            ),
+            ("oai:wibble..org:x", 11, "a domain name word is empty"),
+            (
+                "oai:wib_ble.org:x",
+                7,
+                "character '_' is not allowed in namespace-identifier",
+            ),
+            (
+                "oai:wibble.org:ab cd",
+                17,
+                "character ' ' is not allowed in local-identifier",
+            ),
+            (
+                "oai:wibble.org:ab%3ccd",
+                17,
+                "escapes must use upper-case hex digits (%3C, not %3c)",
+            ),
+            (
+                "oai:wibble.org:ab%3Fcd",
+                17,
+                "'?' must not be percent-escaped",
+            ),
+            (
+                "oai:wibble.org:ab%3",
+                17,
+                "'%' must be followed by two hex digits",
+            ),
+            (
+                "oai:wibble.org",
+                14,
+                "a ':' must separate namespace-identifier and local-identifier",
+            ),
+            (
+                "OAI:foo.org:x",
+                0,
+                "the scheme is \"oai\" in lower case: OAI identifiers are case-sensitive",
+            ),
+        ] {
+            let err = OaiIdentifier::parse(input).unwrap_err();
+            assert_eq!(
+                (err.offset(), err.rule().to_string().as_str()),
+                (offset, message),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn valid_identifiers_are_borrowed_unchanged() {
+        for input in ["oai:foo.a:x", "oai:a-b.c-d:;/?:@&=+$,-_.!~*'()%20%25"] {
+            let id = OaiIdentifier::parse(input).unwrap();
+            assert!(matches!(id.into_cow(), Cow::Borrowed(s) if s == input));
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! HTTP URL prefixes under which identifiers live: the POI template, handle proxies,
+//! configured handle resolvers and Fedora bases.
+
+use crate::policy::PolicyError;
+
+/// An `http`/`https` URL prefix, matched with the case rules of RFC 3986 §6.2.2.1: scheme and
+/// host in any case, the default port optional, `http` and `https` alike; the path exactly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UrlPrefix {
+    /// Lower-case host, with `:port` when a non-default port is part of the prefix.
+    authority: String,
+    /// Starts and ends with `/`.
+    path: String,
+}
+
+impl UrlPrefix {
+    /// A prefix for `host` (lower case) and `path` (starting and ending with `/`).
+    pub(crate) fn new(host: &str, path: &str) -> Self {
+        Self {
+            authority: host.to_owned(),
+            path: path.to_owned(),
+        }
+    }
+
+    /// Reads a configured prefix such as `http://localhost:8080/fedora`; a missing trailing `/`
+    /// is added.
+    pub(crate) fn parse(url: &str, setting: &'static str) -> Result<Self, PolicyError> {
+        let bad = |reason: &str| PolicyError::BadUrl {
+            setting,
+            url: url.to_owned(),
+            reason: reason.to_owned(),
+        };
+        crate::iri::validate(url).map_err(|e| bad(&e.rule().to_string()))?;
+        let (scheme, rest) = url
+            .split_once("://")
+            .ok_or_else(|| bad("not an http(s) URL"))?;
+        if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+            return Err(bad("not an http(s) URL"));
+        }
+        if rest.contains(['?', '#', '@']) {
+            return Err(bad("a prefix has no user, query or fragment"));
+        }
+        let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        if authority.is_empty() {
+            return Err(bad("no host"));
+        }
+        let authority = authority.to_ascii_lowercase();
+        let authority = strip_default_port(&authority, scheme).unwrap_or(&authority);
+        let path = if path.ends_with('/') {
+            path.to_owned()
+        } else {
+            format!("{path}/")
+        };
+        Ok(Self::new(authority, &path))
+    }
+
+    pub(crate) fn parse_all(
+        urls: &[String],
+        setting: &'static str,
+    ) -> Result<Vec<Self>, PolicyError> {
+        urls.iter().map(|u| Self::parse(u, setting)).collect()
+    }
+
+    /// The part of `iri` after this prefix, if `iri` starts with it.
+    ///
+    /// Returns the rest and the offset where it starts.
+    pub(crate) fn strip<'a>(&self, iri: &'a str) -> Option<(&'a str, usize)> {
+        let scheme_len = if starts_with_ignore_case(iri, "http://") {
+            4
+        } else if starts_with_ignore_case(iri, "https://") {
+            5
+        } else {
+            return None;
+        };
+        let after_scheme = scheme_len + 3;
+        let authority_end = iri[after_scheme..]
+            .find(['/', '?', '#'])
+            .map_or(iri.len(), |i| after_scheme + i);
+        let authority = &iri[after_scheme..authority_end];
+        let authority = strip_default_port(authority, &iri[..scheme_len]).unwrap_or(authority);
+        if !authority.eq_ignore_ascii_case(&self.authority) {
+            return None;
+        }
+        let rest = iri[authority_end..].strip_prefix(self.path.as_str())?;
+        Some((rest, iri.len() - rest.len()))
+    }
+}
+
+/// `authority` without `:80` (for `http`) or `:443` (for `https`).
+fn strip_default_port<'a>(authority: &'a str, scheme: &str) -> Option<&'a str> {
+    let port = if scheme.eq_ignore_ascii_case("http") {
+        ":80"
+    } else {
+        ":443"
+    };
+    authority.strip_suffix(port)
+}
+
+/// Whether `s` starts with `prefix`, ignoring ASCII case.
+pub(crate) fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
+    s.as_bytes()
+        .get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_scheme_and_host_in_any_case_and_default_ports() {
+        let p = UrlPrefix::parse("http://Arrow.Resolver.au.gov:2641/hdl", "test").unwrap();
+        assert_eq!(
+            p.strip("http://arrow.resolver.au.gov:2641/hdl/1/2"),
+            Some(("1/2", 38))
+        );
+        assert_eq!(
+            p.strip("HTTPS://ARROW.resolver.au.gov:2641/hdl/x"),
+            Some(("x", 39))
+        );
+        assert_eq!(p.strip("http://arrow.resolver.au.gov/hdl/1/2"), None);
+        assert_eq!(p.strip("http://arrow.resolver.au.gov:2641/HDL/1/2"), None);
+        let q = UrlPrefix::new("doi.org", "/");
+        assert_eq!(q.strip("https://doi.org:443/10.1/x"), Some(("10.1/x", 20)));
+        assert_eq!(q.strip("http://doi.org:443/10.1/x"), None);
+        assert_eq!(q.strip("https://doi.organic/10.1/x"), None);
+        assert_eq!(q.strip("ftp://doi.org/10.1/x"), None);
+    }
+
+    #[test]
+    fn rejects_prefixes_that_are_not_http_urls() {
+        for url in [
+            "ftp://x/",
+            "http:///a",
+            "http://x/a?b",
+            "relative/path",
+            "http://u@x/",
+        ] {
+            assert!(UrlPrefix::parse(url, "test").is_err(), "{url}");
+        }
+    }
+}
