@@ -97,4 +97,11 @@ impl IdError {
     pub fn offset(&self) -> usize {
         self.offset
     }
+
+    /// The same error, reported for another kind of identifier.
+    #[must_use]
+    pub(crate) fn with_kind(mut self, kind: Kind) -> Self {
+        self.kind = kind;
+        self
+    }
 }

@@ -17,9 +17,19 @@ use iri_string::spec::IriSpec;
 /// ```
 pub fn validate(iri: &str) -> Result<(), IdError> {
     iri_string::validate::iri::<IriSpec>(iri).map_err(|e| {
-        let message = e.to_string();
-        let rule = message.strip_prefix("invalid IRI: ").unwrap_or(&message);
-        IdError::new(Kind::Iri, Rule::Iri(rule.to_owned()), locate_error(iri))
+        let offset = locate_error(iri);
+        let rule = if iri[offset..].starts_with('%') {
+            Rule::BadEscape
+        } else {
+            let message = e.to_string();
+            Rule::Iri(
+                message
+                    .strip_prefix("invalid IRI: ")
+                    .unwrap_or(&message)
+                    .to_owned(),
+            )
+        };
+        IdError::new(Kind::Iri, rule, offset)
     })
 }
 

@@ -172,6 +172,54 @@ pub fn push_escape(out: &mut String, byte: u8, case: HexCase) {
     out.push(digits[usize::from(byte & 15)] as char);
 }
 
+/// The concatenation of `pieces`, borrowed from `input` when it equals `input` (checked without
+/// allocating), so that an adapter can describe its canonical form as a list of pieces.
+///
+/// ```
+/// use std::borrow::Cow;
+/// let pieces = || ["hdl:", "10013", "/", "x"].into_iter();
+/// assert!(matches!(pidcanon::pct::join_or_borrow("hdl:10013/x", pieces), Cow::Borrowed(_)));
+/// assert_eq!(pidcanon::pct::join_or_borrow("HDL:10013/x", pieces), "hdl:10013/x");
+/// ```
+pub fn join_or_borrow<'a, 'p, I>(input: &'a str, pieces: impl Fn() -> I) -> Cow<'a, str>
+where
+    I: Iterator<Item = &'p str>,
+{
+    let mut rest = input;
+    let equal = pieces().all(|piece| match rest.strip_prefix(piece) {
+        Some(r) => {
+            rest = r;
+            true
+        }
+        None => false,
+    }) && rest.is_empty();
+    if equal {
+        Cow::Borrowed(input)
+    } else {
+        Cow::Owned(pieces().collect())
+    }
+}
+
+/// `s` with ASCII letters in lower case; borrowed when it has no upper-case ASCII letter.
+#[must_use]
+pub fn ascii_lowercase(s: &str) -> Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(s.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// `s` with ASCII letters in upper case; borrowed when it has no lower-case ASCII letter.
+#[must_use]
+pub fn ascii_uppercase(s: &str) -> Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_lowercase()) {
+        Cow::Owned(s.to_ascii_uppercase())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
 /// Builds a string from a source string piece by piece and allocates only once a piece differs:
 /// the building block of every `Cow`-returning normalizer in this crate.
 ///

@@ -289,7 +289,7 @@ impl<'a> Parts<'a> {
                 && parsed.object_id().eq_ignore_ascii_case("fedora")
             {
                 return Err(IdError::new(
-                    kind,
+                    Kind::FedoraObject,
                     Rule::Grammar("doubled \"info:fedora/\" prefix"),
                     start,
                 ));
@@ -340,19 +340,7 @@ impl<'a> Parts<'a> {
 
     /// The canonical URI, borrowing `input` when it is already canonical.
     fn assemble(self, input: &'a str) -> Result<FedoraUri<'a>, IdError> {
-        let mut rest = input;
-        let unchanged = self.pieces().all(|piece| match rest.strip_prefix(piece) {
-            Some(r) => {
-                rest = r;
-                true
-            }
-            None => false,
-        }) && rest.is_empty();
-        let iri = if unchanged {
-            Cow::Borrowed(input)
-        } else {
-            Cow::Owned(self.pieces().collect())
-        };
+        let iri = pct::join_or_borrow(input, || self.pieces());
         let pid = PREFIX.len()..PREFIX.len() + self.pid.len();
         let after_pid = pid.end + 1;
         let target = match &self.target {

@@ -2,6 +2,7 @@
 //! dispatches an IRI to the adapters of its URI scheme.
 
 pub mod fedora;
+pub mod handle;
 pub mod oai;
 pub mod poi;
 pub(crate) mod url_prefix;
@@ -104,6 +105,7 @@ impl Registry {
             .with_adapter(fedora::FedoraAdapter::new(policy))
             .with_adapter(oai::OaiAdapter::new(policy))
             .with_adapter(poi::PoiAdapter::new(policy))
+            .with_adapter(handle::HandleAdapter::new(policy))
     }
 
     /// Adds an adapter; for a URI scheme several adapters share, the first that claims an IRI wins.

@@ -1,0 +1,103 @@
+//! Shared by the table-driven tests: the vector files and their options.
+
+#![allow(dead_code)]
+
+use pidcanon::{DoiForm, HandleForm, PoiOai, Policy};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// One row of a vectors file: input, expected, kind, options, note.
+#[derive(Debug, Clone)]
+pub struct Vector {
+    pub location: String,
+    pub input: String,
+    pub expected: String,
+    pub kind: String,
+    pub options: String,
+    pub note: String,
+}
+
+pub const FILES: [&str; 3] = [
+    "fixtures/conformance/seed-vectors.tsv",
+    "fixtures/conformance/decision-vectors.tsv",
+    "fixtures/conformance/pidcanon-vectors.tsv",
+];
+
+/// Every vector of every file.
+pub fn vectors() -> Vec<Vector> {
+    FILES.iter().flat_map(|f| load(f)).collect()
+}
+
+pub fn load(path: &str) -> Vec<Vector> {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let text = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .map(|(n, line)| {
+            let mut cols = line.split('\t').map(str::to_owned);
+            let mut next = || cols.next().unwrap_or_default();
+            Vector {
+                location: format!("{path}:{}", n + 1),
+                input: next(),
+                expected: next(),
+                kind: next(),
+                options: next(),
+                note: next(),
+            }
+        })
+        .collect()
+}
+
+/// `path:line` of the vectors that are known not to pass yet (`expected-failures.txt`).
+pub fn expected_failures() -> BTreeSet<String> {
+    let full =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance/expected-failures.txt");
+    std::fs::read_to_string(full)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or_default().trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// The `--scheme` and the policy that a vector's options column selects.
+pub fn options(options: &str) -> (Option<String>, Policy) {
+    let mut policy = Policy::default();
+    let mut scheme = None;
+    let words: Vec<&str> = options.split_whitespace().collect();
+    for pair in words.chunks(2) {
+        let [flag, value] = pair else {
+            panic!("options {options:?}: a flag without a value")
+        };
+        match *flag {
+            "--scheme" => scheme = Some((*value).to_owned()),
+            "--poi-oai" => {
+                policy.poi_oai = match *value {
+                    "keep" => PoiOai::Keep,
+                    "poi" => PoiOai::Poi,
+                    "oai" => PoiOai::Oai,
+                    v => panic!("--poi-oai {v}"),
+                }
+            }
+            "--handle-form" => {
+                policy.handle_form = match *value {
+                    "hdl" => HandleForm::Hdl,
+                    "https" => HandleForm::Https,
+                    v => panic!("--handle-form {v}"),
+                }
+            }
+            "--doi-form" => {
+                policy.doi_form = match *value {
+                    "hdl" => DoiForm::Hdl,
+                    "https" => DoiForm::Https,
+                    v => panic!("--doi-form {v}"),
+                }
+            }
+            "--fedora-base" => policy.fedora_bases.push((*value).to_owned()),
+            "--handle-resolver" => policy.handle_resolvers.push((*value).to_owned()),
+            f => panic!("unknown option {f} in vectors"),
+        }
+    }
+    (scheme, policy)
+}

@@ -1,0 +1,91 @@
+//! Every vector of `fixtures/conformance/*.tsv` through the library: the expected result, the
+//! kind, and for every valid row idempotence, a valid IRI, and no allocation when unchanged.
+//! All failures are collected and printed before the one assertion (as oxigraph's test suite).
+
+mod common;
+
+use common::{Vector, expected_failures, options, vectors};
+use pidcanon::{Canonical, IdError, Registry};
+use std::borrow::Cow;
+
+fn run<'a>(
+    registry: &Registry,
+    scheme: Option<&str>,
+    input: &'a str,
+) -> Result<Canonical<'a>, IdError> {
+    match scheme {
+        Some(name) => registry
+            .canonicalize_as(name, input)
+            .unwrap_or_else(|| panic!("no adapter named {name}")),
+        None => registry.canonicalize(input),
+    }
+}
+
+/// What is wrong with the library's answer for `v`, if anything.
+fn check(v: &Vector) -> Option<String> {
+    let (scheme, policy) = options(&v.options);
+    let registry = Registry::from_policy(&policy).expect("vector policies are valid");
+    if scheme
+        .as_deref()
+        .is_some_and(|s| registry.adapter_named(s).is_none())
+    {
+        return Some(format!("no adapter for {scheme:?}"));
+    }
+    let result = run(&registry, scheme.as_deref(), &v.input);
+    let (got, kind) = match &result {
+        Ok(c) => (c.iri.as_ref(), c.kind.as_str()),
+        Err(e) => ("INVALID", e.kind().as_str()),
+    };
+    if got != v.expected {
+        let message = result
+            .as_ref()
+            .err()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        return Some(format!("expected {:?}, got {got:?} {message}", v.expected));
+    }
+    if kind != v.kind {
+        return Some(format!("expected kind {}, got {kind}", v.kind));
+    }
+    let Ok(canonical) = result else { return None };
+    if canonical.iri == v.input && !matches!(canonical.iri, Cow::Borrowed(_)) {
+        return Some("unchanged input was copied, not borrowed".into());
+    }
+    if let Err(e) = pidcanon::iri::validate(&canonical.iri) {
+        return Some(format!("output is not an IRI: {e}"));
+    }
+    match registry.canonicalize(&canonical.iri) {
+        Ok(again) if again.iri == canonical.iri && matches!(again.iri, Cow::Borrowed(_)) => None,
+        Ok(again) => Some(format!("not idempotent: then {:?}", again.iri)),
+        Err(e) => Some(format!("output not accepted: {e}")),
+    }
+}
+
+#[test]
+fn conformance_vectors() {
+    let known = expected_failures();
+    let mut failures = Vec::new();
+    let mut unexpected_successes = Vec::new();
+    let all = vectors();
+    for v in &all {
+        match (check(v), known.contains(&v.location)) {
+            (Some(problem), false) => failures.push(format!(
+                "{} [{}] {:?}: {problem}\n    ({})",
+                v.location, v.options, v.input, v.note
+            )),
+            (None, true) => unexpected_successes.push(v.location.clone()),
+            _ => {}
+        }
+    }
+    let stale: Vec<_> = known
+        .iter()
+        .filter(|k| !all.iter().any(|v| &v.location == *k))
+        .collect();
+    assert!(
+        failures.is_empty() && unexpected_successes.is_empty() && stale.is_empty(),
+        "{} of {} vectors failed:\n{}\nunexpected successes (remove from expected-failures.txt): {unexpected_successes:?}\nstale entries: {stale:?}",
+        failures.len(),
+        all.len(),
+        failures.join("\n")
+    );
+}
