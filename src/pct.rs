@@ -200,6 +200,18 @@ where
     }
 }
 
+/// Applies a fallible `Cow`-returning step to a `Cow`, keeping the result borrowed from the
+/// original input when neither the input nor the step changed anything (STYLE.md §4).
+pub(crate) fn then<'a, E>(
+    text: Cow<'a, str>,
+    step: impl FnOnce(&str) -> Result<Cow<'_, str>, E>,
+) -> Result<Cow<'a, str>, E> {
+    Ok(match text {
+        Cow::Borrowed(s) => step(s)?,
+        Cow::Owned(s) => Cow::Owned(step(&s)?.into_owned()),
+    })
+}
+
 /// `s` with ASCII letters in lower case; borrowed when it has no upper-case ASCII letter.
 #[must_use]
 pub fn ascii_lowercase(s: &str) -> Cow<'_, str> {

@@ -162,9 +162,9 @@ impl<'a> Handle<'a> {
 
 /// A fold of a part's case, keeping it borrowed when nothing changes.
 fn fold<'a>(part: Cow<'a, str>, f: fn(&str) -> Cow<'_, str>) -> Cow<'a, str> {
-    match part {
-        Cow::Borrowed(s) => f(s),
-        Cow::Owned(s) => Cow::Owned(f(&s).into_owned()),
+    match pct::then(part, |s| Ok::<_, std::convert::Infallible>(f(s))) {
+        Ok(folded) => folded,
+        Err(never) => match never {},
     }
 }
 

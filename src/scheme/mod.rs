@@ -4,6 +4,7 @@
 pub mod fedora;
 pub mod handle;
 pub mod oai;
+pub mod pdi;
 pub mod poi;
 pub(crate) mod url_prefix;
 
@@ -101,6 +102,11 @@ impl Registry {
     }
 
     fn builtin(policy: &Policy) -> Self {
+        Self::foreign(policy).with_adapter(pdi::PdiAdapter::new(policy))
+    }
+
+    /// The built-in adapters of the identifiers a PDI may encapsulate: all but the PDI's.
+    fn foreign(policy: &Policy) -> Self {
         Self::empty()
             .with_adapter(fedora::FedoraAdapter::new(policy))
             .with_adapter(oai::OaiAdapter::new(policy))

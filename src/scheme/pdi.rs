@@ -1,0 +1,839 @@
+//! Persistent Document Identifiers (`../shared/seeds/pdi-urn-draft.txt`).
+//!
+//! ```text
+//! URN                 = "urn:" pdi                     ; §1, and "pdi:" alone as a URL (§3.8)
+//! PDI                 = "pdi" ":" nss
+//! NSS                 = resource-identifier [ citation-specifier / fragment-specifier ]
+//! RESOURCE-IDENTIFIER = "//" document-series "/" iso-date "/" specifier
+//! DOCUMENT-SERIES     = component *( "." component ) "." iso-country
+//! ISO-DATE            = year "/" month "/" day         ; 4*digit / 2digit / 2digit, or "*"
+//! SPECIFIER           = unique-id [ "." format [ "." version ] ]
+//! CITATION-SPECIFIER  = "@" origin-position "=" pdi
+//! FRAGMENT-SPECIFIER  = "#" [ fragment-scheme "=" ] position *( "," position )
+//! ```
+//!
+//! The canonical form is `urn:pdi:` + the NSS normalized by §3.6.4: escapes of characters that
+//! are not RESERVED decoded, hex digits lower-cased, everything but UNIQUE-ID and POSITION
+//! lower-cased, an encapsulated identifier canonicalized by its own rules; and the fragment
+//! defaults the draft states equivalent made explicit (`#37,51` on text → `#char=37,51`).
+//! `docs/canonical-forms.md` lists every reading of the draft taken here.
+
+use super::url_prefix::starts_with_ignore_case;
+use super::{Canonical, Registry, SchemeAdapter};
+use crate::pct::{self, Escaping, HexCase, Splice};
+use crate::{IdError, Kind, Policy, Rule};
+use std::borrow::Cow;
+use std::fmt;
+
+/// The canonical prefix.
+pub const PREFIX: &str = "urn:pdi:";
+/// The URL form's prefix (§3.8), also the form of a cited PDI.
+pub const URL_PREFIX: &str = "pdi:";
+
+/// §1.2.4 `OTHER`.
+fn is_other(c: char) -> bool {
+    matches!(c, '(' | ')' | '-' | ':' | ';' | '$' | '_' | '!' | '\'')
+}
+
+/// `URN-CHARS` that are not `RESERVED`: what §3.6.4 step 1 unescapes.
+fn is_plain(c: char) -> bool {
+    c.is_ascii_alphanumeric() || is_other(c)
+}
+
+/// §3.6.4 steps 1 and 2 over a whole NSS.
+const UNESCAPE: Escaping = Escaping {
+    decode: is_plain,
+    keep: |_| true,
+    hex: HexCase::Lower,
+};
+
+/// The media type a FORMAT token stands for (§2.5), for the formats whose fragment defaults the
+/// draft defines.
+///
+/// ```
+/// assert_eq!(pidcanon::scheme::pdi::media_type("text"), Some("text/plain"));
+/// assert_eq!(pidcanon::scheme::pdi::media_type("mpeg"), Some("video/mpeg"));
+/// assert_eq!(pidcanon::scheme::pdi::media_type("pdf"), Some("application/pdf"));
+/// assert_eq!(pidcanon::scheme::pdi::media_type("unknown"), None);
+/// ```
+#[must_use]
+pub fn media_type(format: &str) -> Option<&'static str> {
+    const TABLE: [(&str, &str); 25] = [
+        ("text", "text/plain"),
+        ("html", "text/html"),
+        ("xml", "text/xml"),
+        ("sgml", "text/sgml"),
+        ("richtext", "text/richtext"),
+        ("css", "text/css"),
+        ("csv", "text/csv"),
+        ("header", "message/header"),
+        ("gif", "image/gif"),
+        ("jpeg", "image/jpeg"),
+        ("jpg", "image/jpeg"),
+        ("png", "image/png"),
+        ("tiff", "image/tiff"),
+        ("bmp", "image/bmp"),
+        ("ief", "image/ief"),
+        ("au", "audio/basic"),
+        ("basic", "audio/basic"),
+        ("wav", "audio/wav"),
+        ("aiff", "audio/aiff"),
+        ("midi", "audio/midi"),
+        ("mpeg", "video/mpeg"),
+        ("mp4", "video/mp4"),
+        ("quicktime", "video/quicktime"),
+        ("avi", "video/x-msvideo"),
+        ("pdf", "application/pdf"),
+    ];
+    TABLE
+        .iter()
+        .find(|(token, _)| token.eq_ignore_ascii_case(format))
+        .map(|&(_, media)| media)
+}
+
+/// A PDI in canonical form.
+///
+/// ```
+/// use pidcanon::scheme::pdi::Pdi;
+/// let pdi = Pdi::parse("pdi://oma.eop.gov.us/1997/09/01/1.TEXT.1#37,51").unwrap();
+/// assert_eq!(pdi.as_str(), "urn:pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=37,51");
+/// assert_eq!(pdi.document_series(), "oma.eop.gov.us");
+/// assert_eq!((pdi.unique_id(), pdi.format(), pdi.version()), ("1", Some("text"), Some("1")));
+/// let err = Pdi::parse("urn:pdi://oma.eop.gov.us/1997/9/01/1.text.1").unwrap_err();
+/// assert_eq!(err.to_string(), "pdi: month needs two digits (byte 30)");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Pdi<'a> {
+    iri: Cow<'a, str>,
+}
+
+impl<'a> Pdi<'a> {
+    /// Parses and canonicalizes a PDI, `urn:pdi:` or `pdi:`, without another adapter for
+    /// encapsulated identifiers other than http(s) URLs.
+    pub fn parse(iri: &'a str) -> Result<Self, IdError> {
+        let adapter = PdiAdapter {
+            foreign: Registry::empty(),
+        };
+        Ok(Self {
+            iri: adapter.canonical(iri)?,
+        })
+    }
+
+    /// The canonical IRI.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.iri
+    }
+
+    /// The segments of the resource identifier: series, year, month, day, specifier.
+    fn resource(&self) -> [&str; 5] {
+        let nss = &self.iri[PREFIX.len() + 2..];
+        let end = nss.find(['@', '#']).unwrap_or(nss.len());
+        let mut parts = nss[..end].split('/');
+        std::array::from_fn(|_| parts.next().unwrap_or_default())
+    }
+
+    /// The DOCUMENT-SERIES, e.g. `oma.eop.gov.us`.
+    #[must_use]
+    pub fn document_series(&self) -> &str {
+        self.resource()[0]
+    }
+
+    /// YEAR, MONTH and DAY (each possibly `*`).
+    #[must_use]
+    pub fn date(&self) -> (&str, &str, &str) {
+        let [_, year, month, day, _] = self.resource();
+        (year, month, day)
+    }
+
+    /// The UNIQUE-ID.
+    #[must_use]
+    pub fn unique_id(&self) -> &str {
+        self.resource()[4].split('.').next().unwrap_or_default()
+    }
+
+    /// The FORMAT, if given.
+    #[must_use]
+    pub fn format(&self) -> Option<&str> {
+        self.resource()[4].split('.').nth(1)
+    }
+
+    /// The VERSION, if given.
+    #[must_use]
+    pub fn version(&self) -> Option<&str> {
+        self.resource()[4].split('.').nth(2)
+    }
+
+    /// The canonical IRI, borrowed from the input when the input was canonical.
+    #[must_use]
+    pub fn into_cow(self) -> Cow<'a, str> {
+        self.iri
+    }
+}
+
+impl fmt::Display for Pdi<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.iri)
+    }
+}
+
+impl std::str::FromStr for Pdi<'static> {
+    type Err = IdError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Pdi {
+            iri: Cow::Owned(Pdi::parse(s)?.iri.into_owned()),
+        })
+    }
+}
+
+fn error(rule: Rule, at: usize) -> IdError {
+    IdError::new(Kind::Pdi, rule, at)
+}
+
+fn grammar(rule: &'static str, at: usize) -> IdError {
+    error(Rule::Grammar(rule), at)
+}
+
+/// The first character of `s` (at offset `at`) for which `allowed` is false, as an error.
+fn check_chars(
+    s: &str,
+    at: usize,
+    part: &'static str,
+    allowed: fn(char) -> bool,
+) -> Result<(), IdError> {
+    match s.char_indices().find(|&(_, c)| !allowed(c)) {
+        Some((i, ch)) => Err(error(Rule::Char { ch, part }, at + i)),
+        None if s.is_empty() => Err(error(Rule::Empty { part }, at)),
+        None => Ok(()),
+    }
+}
+
+fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// How the positions of a fragment are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scheme {
+    /// `char`, `elt`, `byte`, `sec`, `msec`: two numbers.
+    Interval,
+    /// `name`: two element names (URN characters, case-sensitive).
+    Names,
+    /// `rect`: two coordinates and a frame, `,0` when omitted.
+    Rect,
+    /// `crop`: a time scheme, two times, optionally two coordinates.
+    Crop,
+    /// An extension scheme: `ext-position`s.
+    Extension,
+}
+
+fn scheme_of(name: &str) -> Scheme {
+    match name {
+        "char" | "elt" | "byte" | "sec" | "msec" => Scheme::Interval,
+        "name" => Scheme::Names,
+        "rect" => Scheme::Rect,
+        "crop" => Scheme::Crop,
+        _ => Scheme::Extension,
+    }
+}
+
+/// Splits a position list at the commas outside parentheses: `(position, offset)` pairs.
+fn positions(body: &str, at: usize) -> Result<Vec<(&str, usize)>, IdError> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0u32, 0);
+    for (i, c) in body.char_indices() {
+        match c {
+            '(' if depth == 0 => depth = 1,
+            '(' => return Err(grammar("coordinates do not nest", at + i)),
+            ')' if depth == 1 => depth = 0,
+            ')' => return Err(grammar("')' without '('", at + i)),
+            ',' if depth == 0 => {
+                out.push((&body[start..i], at + start));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return Err(grammar("'(' without ')'", at + body.len()));
+    }
+    out.push((&body[start..], at + start));
+    if let Some(&(_, empty_at)) = out.iter().find(|(p, _)| p.is_empty()) {
+        return Err(error(Rule::Empty { part: "POSITION" }, empty_at));
+    }
+    Ok(out)
+}
+
+fn number(p: &str, at: usize, what: &'static str) -> Result<(), IdError> {
+    check_chars(p, at, what, |c| c.is_ascii_digit())
+}
+
+/// `2-DIM-COORDINATE = "(" x-coordinate "," y-coordinate ")"`.
+fn coordinate(p: &str, at: usize) -> Result<(), IdError> {
+    let inner = p
+        .strip_prefix('(')
+        .and_then(|p| p.strip_suffix(')'))
+        .ok_or_else(|| grammar("a coordinate is \"(\" x \",\" y \")\"", at))?;
+    let (x, y) = inner
+        .split_once(',')
+        .ok_or_else(|| grammar("a coordinate is \"(\" x \",\" y \")\"", at))?;
+    number(x, at + 1, "X-COORDINATE")?;
+    number(y, at + 2 + x.len(), "Y-COORDINATE")
+}
+
+/// Checks the positions of a fragment under `scheme`; returns whether a `rect` lacks its frame.
+fn check_positions(scheme: Scheme, list: &[(&str, usize)], end: usize) -> Result<bool, IdError> {
+    let count = |n: &[usize], rule: &'static str| {
+        if n.contains(&list.len()) {
+            Ok(())
+        } else {
+            Err(grammar(rule, end))
+        }
+    };
+    match scheme {
+        Scheme::Interval => {
+            count(
+                &[2],
+                "this fragment scheme takes a start and an end position",
+            )?;
+            list.iter()
+                .try_for_each(|&(p, at)| number(p, at, "POSITION"))?;
+        }
+        Scheme::Names => {
+            count(
+                &[2],
+                "the name scheme takes a start and an end element name",
+            )?;
+            list.iter().try_for_each(|&(p, at)| {
+                check_chars(p, at, "ELEMENT-NAME", |c| is_plain(c) || c == '%')
+            })?;
+        }
+        Scheme::Rect => {
+            count(
+                &[2, 3],
+                "a rectangle is two coordinates and an optional frame",
+            )?;
+            coordinate(list[0].0, list[0].1)?;
+            coordinate(list[1].0, list[1].1)?;
+            if let Some(&(frame, at)) = list.get(2) {
+                number(frame, at, "FRAME")?;
+            }
+            return Ok(list.len() == 2);
+        }
+        Scheme::Crop => {
+            count(
+                &[3, 5],
+                "crop takes a time scheme, two times and optionally two coordinates",
+            )?;
+            let (time_scheme, at) = list[0];
+            check_chars(time_scheme, at, "TIME-POSITION-SCHEME", |c| {
+                c.is_ascii_alphanumeric() || c == '-'
+            })?;
+            number(list[1].0, list[1].1, "START-TIME")?;
+            number(list[2].0, list[2].1, "END-TIME")?;
+            for &(p, at) in &list[3..] {
+                coordinate(p, at)?;
+            }
+        }
+        Scheme::Extension => {
+            for &(p, at) in list {
+                match p.strip_prefix('(').and_then(|p| p.strip_suffix(')')) {
+                    Some(inner) => {
+                        let mut offset = at + 1;
+                        for spec in inner.split(',') {
+                            check_chars(spec, offset, "POSITION-SPECIFIER", |c| {
+                                c.is_ascii_alphanumeric()
+                            })?;
+                            offset += spec.len() + 1;
+                        }
+                    }
+                    None => {
+                        check_chars(p, at, "POSITION-SPECIFIER", |c| c.is_ascii_alphanumeric())?
+                    }
+                }
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// Canonicalizes PDIs; encapsulated identifiers go through the other adapters.
+#[derive(Debug)]
+pub struct PdiAdapter {
+    /// The adapters for encapsulated foreign identifiers (§2.4.1).
+    foreign: Registry,
+}
+
+impl PdiAdapter {
+    /// The adapter for `policy`: encapsulated identifiers are canonicalized by the other built-in
+    /// adapters under the same policy.
+    #[must_use]
+    pub fn new(policy: &Policy) -> Self {
+        Self {
+            foreign: Registry::foreign(policy),
+        }
+    }
+
+    /// The canonical form of `urn:pdi:…` or `pdi:…`.
+    fn canonical<'a>(&self, iri: &'a str) -> Result<Cow<'a, str>, IdError> {
+        let start = if starts_with_ignore_case(iri, PREFIX) {
+            PREFIX.len()
+        } else if starts_with_ignore_case(iri, URL_PREFIX) {
+            URL_PREFIX.len()
+        } else {
+            return Err(grammar("a PDI starts with \"urn:pdi:\" or \"pdi:\"", 0));
+        };
+        let input = &iri[start..];
+        let unescaped = pct::normalize(input, &UNESCAPE).map_err(|e| e.at(Kind::Pdi, start))?;
+        let nss =
+            pct::then(Cow::Borrowed(unescaped.as_ref()), |nss| self.nss(nss, 0)).map_err(|e| {
+                let at = input_offset(input, &unescaped, e.offset());
+                IdError::new(Kind::Pdi, e.rule().clone(), start + at)
+            })?;
+        if iri.starts_with(PREFIX) && nss == input {
+            return Ok(Cow::Borrowed(iri));
+        }
+        Ok(Cow::Owned(format!("{PREFIX}{nss}")))
+    }
+
+    /// The canonical form of an NSS whose escapes are already normalized (steps 1–2); `at` is its
+    /// offset in the unescaped NSS of the whole identifier.
+    fn nss<'t>(&self, t: &'t str, at: usize) -> Result<Cow<'t, str>, IdError> {
+        if !t.starts_with("//") {
+            return Err(grammar("the NSS starts with \"//\"", at));
+        }
+        let end = t.find(['@', '#']).unwrap_or(t.len());
+        let mut segments = t[2..end].split('/');
+        let mut next = || segments.next();
+        let (Some(series), Some(year), Some(month), Some(day), Some(specifier)) =
+            (next(), next(), next(), next(), next())
+        else {
+            return Err(grammar(
+                "RESOURCE-IDENTIFIER is \"//\" DOCUMENT-SERIES \"/\" YEAR \"/\" MONTH \"/\" DAY \"/\" SPECIFIER",
+                at + end,
+            ));
+        };
+        let specifier_at = end - specifier.len();
+        if let Some(extra) = next() {
+            return Err(error(
+                Rule::Char {
+                    ch: '/',
+                    part: "SPECIFIER",
+                },
+                at + end - extra.len() - 1,
+            ));
+        }
+        let mut out = Splice::new(t);
+        out.keep(0..2);
+        check_series(series, at + 2)?;
+        out.put(2..2 + series.len(), &pct::ascii_lowercase(series));
+        let date_at = 2 + series.len();
+        check_date(year, month, day, at + date_at + 1)?;
+        out.keep(date_at..specifier_at);
+        let format = self.specifier(&mut out, specifier, specifier_at, at)?;
+        match t[end..].chars().next() {
+            None => {}
+            Some('@') => self.citation(&mut out, t, end, at)?,
+            Some(_) => {
+                let fragment = fragment(&t[end + 1..], format, at + end + 1)?;
+                out.keep(end..end + 1);
+                out.put(end + 1..t.len(), &fragment);
+            }
+        }
+        Ok(out.finish())
+    }
+
+    /// `SPECIFIER = unique-id [ "." format [ "." version ] ]` at `s_at` in `t`; returns the format.
+    fn specifier<'t>(
+        &self,
+        out: &mut Splice<'t>,
+        s: &'t str,
+        s_at: usize,
+        at: usize,
+    ) -> Result<Option<&'t str>, IdError> {
+        let mut parts = s.split('.');
+        let unique_id = parts.next().unwrap_or_default();
+        let format = parts.next();
+        let version = parts.next();
+        if parts.next().is_some() {
+            return Err(grammar(
+                "SPECIFIER is UNIQUE-ID [\".\" FORMAT [\".\" VERSION]]",
+                at + s_at + s.len(),
+            ));
+        }
+        if unique_id != "*" {
+            check_chars(unique_id, at + s_at, "UNIQUE-ID", |c| {
+                is_plain(c) || c == '%'
+            })?;
+        }
+        let unique = match format {
+            Some(_) => self.encapsulated(unique_id),
+            None => Cow::Borrowed(unique_id),
+        };
+        out.put(s_at..s_at + unique_id.len(), &unique);
+        let mut offset = s_at + unique_id.len();
+        if let Some(format) = format {
+            if format != "*" {
+                check_chars(format, at + offset + 1, "FORMAT", |c| {
+                    c.is_ascii_alphanumeric() || c == '-'
+                })?;
+            }
+            out.keep(offset..offset + 1);
+            out.put(
+                offset + 1..offset + 1 + format.len(),
+                &pct::ascii_lowercase(format),
+            );
+            offset += 1 + format.len();
+        }
+        if let Some(version) = version {
+            if version != "*" {
+                number(version, at + offset + 1, "VERSION")?;
+                if version.bytes().all(|b| b == b'0') {
+                    return Err(grammar(
+                        "VERSION is a positive integer (§2.6)",
+                        at + offset + 1,
+                    ));
+                }
+            }
+            out.keep(offset..offset + 1 + version.len());
+        }
+        Ok(format)
+    }
+
+    /// An encapsulated foreign identifier (§2.4.1) canonicalized by its own rules (step 4), then
+    /// re-escaped; any other unique id as it is.
+    fn encapsulated<'t>(&self, unique_id: &'t str) -> Cow<'t, str> {
+        let Ok(decoded) = pct::decode(unique_id) else {
+            return Cow::Borrowed(unique_id);
+        };
+        let Some(scheme) = super::scheme_of(&decoded) else {
+            return Cow::Borrowed(unique_id);
+        };
+        let canonical = if let Some(adapter) = self.foreign.adapter_for(&decoded) {
+            match adapter.canonicalize(&decoded) {
+                Ok(c) => c.iri.into_owned(),
+                Err(_) => return Cow::Borrowed(unique_id),
+            }
+        } else if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
+            match iri_string::types::IriStr::new(decoded.as_ref()) {
+                Ok(iri) => iri.normalize().to_string(),
+                Err(_) => return Cow::Borrowed(unique_id),
+            }
+        } else {
+            return Cow::Borrowed(unique_id);
+        };
+        let escaped = pct::encode(&canonical, is_plain, HexCase::Lower);
+        if escaped == unique_id {
+            Cow::Borrowed(unique_id)
+        } else {
+            Cow::Owned(escaped.into_owned())
+        }
+    }
+
+    /// `"@" origin-position "=" pdi` starting at `end` in `t`.
+    fn citation<'t>(
+        &self,
+        out: &mut Splice<'t>,
+        t: &'t str,
+        end: usize,
+        at: usize,
+    ) -> Result<(), IdError> {
+        let Some(eq) = t[end..].find('=').map(|i| end + i) else {
+            return Err(grammar(
+                "CITATION-SPECIFIER is \"@\" ORIGIN-POSITION \"=\" PDI",
+                at + t.len(),
+            ));
+        };
+        let origin = positions(&t[end + 1..eq], at + end + 1)?;
+        if origin.len() != 1 {
+            return Err(grammar("ORIGIN-POSITION is one position", at + end + 1));
+        }
+        let (position, position_at) = origin[0];
+        if position.starts_with('(') {
+            coordinate(position, position_at)?;
+        } else {
+            check_chars(position, position_at, "ORIGIN-POSITION", |c| {
+                is_plain(c) || c == '%'
+            })?;
+        }
+        out.keep(end..eq + 1);
+        let cited = &t[eq + 1..];
+        if !starts_with_ignore_case(cited, URL_PREFIX) {
+            return Err(grammar("the cited PDI starts with \"pdi:\"", at + eq + 1));
+        }
+        let nss_at = eq + 1 + URL_PREFIX.len();
+        out.put(eq + 1..nss_at, URL_PREFIX);
+        let nss = self.nss(&t[nss_at..], at + nss_at)?;
+        out.put(nss_at..t.len(), &nss);
+        Ok(())
+    }
+}
+
+/// `DOCUMENT-SERIES = component *( "." component ) "." iso-country`.
+fn check_series(series: &str, at: usize) -> Result<(), IdError> {
+    let Some((components, country)) = series.rsplit_once('.') else {
+        return Err(grammar(
+            "DOCUMENT-SERIES needs a component and a country code",
+            at + series.len(),
+        ));
+    };
+    let mut offset = at;
+    for component in components.split('.') {
+        check_chars(component, offset, "COMPONENT", |c| {
+            c.is_ascii_alphanumeric() || c == '-'
+        })?;
+        offset += component.len() + 1;
+    }
+    if country.len() != 2 || !country.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return Err(grammar(
+            "the country code is two letters (ISO 3166, §2.2)",
+            offset,
+        ));
+    }
+    Ok(())
+}
+
+/// `ISO-DATE = year "/" month "/" day`, each a number or `*`, and a calendar date.
+fn check_date(year: &str, month: &str, day: &str, at: usize) -> Result<(), IdError> {
+    let field =
+        |s: &str, at: usize, exact: bool, rule: &'static str| -> Result<Option<u32>, IdError> {
+            if s == "*" {
+                return Ok(None);
+            }
+            let digits_ok = is_digits(s) && if exact { s.len() == 2 } else { s.len() >= 4 };
+            if !digits_ok {
+                return Err(grammar(rule, at));
+            }
+            Ok(s.parse().ok())
+        };
+    let y = field(year, at, false, "year needs at least four digits")?;
+    let month_at = at + year.len() + 1;
+    let m = field(month, month_at, true, "month needs two digits")?;
+    let day_at = month_at + month.len() + 1;
+    let d = field(day, day_at, true, "day needs two digits")?;
+    if m.is_some_and(|m| !(1..=12).contains(&m)) {
+        return Err(grammar("month is 01 to 12", month_at));
+    }
+    if let Some(d) = d {
+        let leap = y.is_none_or(|y| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0);
+        let last = match m {
+            Some(4 | 6 | 9 | 11) => 30,
+            Some(2) if leap => 29,
+            Some(2) => 28,
+            _ => 31,
+        };
+        if !(1..=last).contains(&d) {
+            return Err(grammar("the date is not a calendar date (§2.3)", day_at));
+        }
+    }
+    Ok(())
+}
+
+/// The canonical fragment body (after `#`) for a resource of `format`; `at` is its offset.
+fn fragment<'t>(f: &'t str, format: Option<&str>, at: usize) -> Result<Cow<'t, str>, IdError> {
+    let Some(format) = format else {
+        return Err(grammar(
+            "a fragment needs a FORMAT to be interpreted (§2.5)",
+            at - 1,
+        ));
+    };
+    let explicit = f.find('=').map(|eq| (&f[..eq], eq)).filter(|(name, _)| {
+        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
+    });
+    let (name, body, body_at): (Cow<'_, str>, &str, usize) = match explicit {
+        Some((name, eq)) => (pct::ascii_lowercase(name), &f[eq + 1..], at + eq + 1),
+        None => (Cow::Borrowed(default_scheme(format, f, at)?), f, at),
+    };
+    let list = positions(body, body_at)?;
+    let missing_frame = check_positions(scheme_of(&name), &list, at + f.len())?;
+    let crop_scheme = list.first().map(|(p, _)| *p).filter(|_| name == "crop");
+    let unchanged = explicit.is_some_and(|(given, _)| given == name) && !missing_frame;
+    if unchanged && crop_scheme.is_none_or(|s| !s.bytes().any(|b| b.is_ascii_uppercase())) {
+        return Ok(Cow::Borrowed(f));
+    }
+    let mut out = format!("{name}=");
+    match crop_scheme {
+        Some(time_scheme) => {
+            out.push_str(&time_scheme.to_ascii_lowercase());
+            out.push_str(&body[time_scheme.len()..]);
+        }
+        None => out.push_str(body),
+    }
+    if missing_frame {
+        out.push_str(",0");
+    }
+    Ok(Cow::Owned(out))
+}
+
+/// The fragment scheme a fragment without `scheme=` is read with, by the format's media type
+/// (§3.3–§3.4).
+fn default_scheme(format: &str, f: &str, at: usize) -> Result<&'static str, IdError> {
+    let major = media_type(format).and_then(|m| m.split('/').next());
+    match major {
+        Some("text") => Ok("char"),
+        Some("image") => Ok("rect"),
+        Some("audio") => Ok("sec"),
+        Some("video") if f.starts_with(|c: char| c.is_ascii_alphabetic()) => Ok("crop"),
+        Some("video") => Ok("sec"),
+        _ => Err(grammar(
+            "this format has no default fragment scheme: write \"scheme=\" (§3.3)",
+            at,
+        )),
+    }
+}
+
+/// The offset in `input` of the byte at `at` in `unescaped` (the same text with some escapes
+/// decoded by step 1).
+fn input_offset(input: &str, unescaped: &str, at: usize) -> usize {
+    let (input, unescaped) = (input.as_bytes(), unescaped.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    while j < at && i < input.len() {
+        let decoded_here = input[i] == b'%' && unescaped.get(j) != Some(&b'%');
+        i += if decoded_here { 3 } else { 1 };
+        j += 1;
+    }
+    i
+}
+
+impl SchemeAdapter for PdiAdapter {
+    fn names(&self) -> &'static [&'static str] {
+        &["pdi"]
+    }
+
+    fn uri_schemes(&self) -> Vec<String> {
+        vec!["urn".to_owned(), "pdi".to_owned()]
+    }
+
+    fn claims(&self, iri: &str) -> bool {
+        starts_with_ignore_case(iri, PREFIX) || starts_with_ignore_case(iri, URL_PREFIX)
+    }
+
+    fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
+        Ok(Canonical::new(self.canonical(iri)?, Kind::Pdi))
+    }
+
+    /// PDIs have no bare form: the input must be a full PDI.
+    fn canonicalize_bare<'a>(&self, _name: &str, id: &'a str) -> Result<Canonical<'a>, IdError> {
+        self.canonicalize(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_rule_and_the_byte() {
+        for (input, offset, message) in [
+            (
+                "urn:pdi://oma.eop.gov.us/97/09/01/1.text.1",
+                25,
+                "year needs at least four digits",
+            ),
+            (
+                "urn:pdi://oma.eop.gov.us/1997/13/01/1.text.1",
+                30,
+                "month is 01 to 12",
+            ),
+            (
+                "urn:pdi://oma.eop.gov.us/1997/02/29/1.text.1",
+                33,
+                "the date is not a calendar date (§2.3)",
+            ),
+            (
+                "urn:pdi://oma/1997/09/01/1.text.1",
+                13,
+                "DOCUMENT-SERIES needs a component and a country code",
+            ),
+            (
+                "urn:pdi://o_a.us/1997/09/01/1",
+                11,
+                "character '_' is not allowed in COMPONENT",
+            ),
+            (
+                "urn:pdi://oma.usa/1997/09/01/1",
+                14,
+                "the country code is two letters (ISO 3166, §2.2)",
+            ),
+            ("urn:pdi://oma.us/1997/09/01/", 28, "UNIQUE-ID is empty"),
+            (
+                "urn:pdi://oma.us/1997/09/01/a~b",
+                29,
+                "character '~' is not allowed in UNIQUE-ID",
+            ),
+            (
+                "urn:pdi://oma.us/1997/09/01/1.text.1.2",
+                38,
+                "SPECIFIER is UNIQUE-ID [\".\" FORMAT [\".\" VERSION]]",
+            ),
+            (
+                "urn:pdi://oma.us/1997/09/01/1.text.x",
+                35,
+                "character 'x' is not allowed in VERSION",
+            ),
+            (
+                "urn:pdi://oma.us/1997/09/01/1.text.1#char=1",
+                43,
+                "this fragment scheme takes a start and an end position",
+            ),
+            (
+                "urn:pdi://oma.us/1997/09/01/1.text.1#char=1,",
+                44,
+                "POSITION is empty",
+            ),
+            (
+                "urn:pdi://oma.us/1997/09/01/1.gif#(1,2),(3",
+                42,
+                "'(' without ')'",
+            ),
+            (
+                "urn:pdi://oma.us/1997/09/01/1.pdf#1,2",
+                34,
+                "this format has no default fragment scheme: write \"scheme=\" (§3.3)",
+            ),
+            (
+                "urn:pdi://oma.us/1997/09/01/1.text.1@1=urn:pdi://oma.us/1997/09/01/2",
+                39,
+                "the cited PDI starts with \"pdi:\"",
+            ),
+            (
+                "urn:pdi://oma.us/1997/%30%39/1/1",
+                29,
+                "day needs two digits",
+            ),
+            ("urn:pdi://oma.us/1997/09/%30/1", 25, "day needs two digits"),
+        ] {
+            let err = Pdi::parse(input).unwrap_err();
+            assert_eq!(
+                (err.offset(), err.rule().to_string().as_str()),
+                (offset, message),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn canonical_pdis_are_borrowed() {
+        for input in [
+            "urn:pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=37,51",
+            "urn:pdi://oma.eop.gov.us/1997/11/03/4.text.1@103=pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=37,51",
+            "urn:pdi://video.cnn.co.us/1997/09/30/1234.mpeg.1#crop=sec,23,51,(10,10),(20,20)",
+        ] {
+            assert!(
+                matches!(Pdi::parse(input).unwrap().into_cow(), Cow::Borrowed(_)),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn typed_value_exposes_the_parts() {
+        let pdi: Pdi<'static> = "pdi://oma.eop.gov.us/1997/*/*/*".parse().unwrap();
+        assert_eq!(pdi.date(), ("1997", "*", "*"));
+        assert_eq!(
+            (pdi.unique_id(), pdi.format(), pdi.version()),
+            ("*", None, None)
+        );
+    }
+}
