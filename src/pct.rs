@@ -111,6 +111,54 @@ pub fn encode(s: &str, keep: fn(char) -> bool, hex: HexCase) -> Cow<'_, str> {
     out.finish()
 }
 
+/// Whether `s` is already the encoding of what it decodes to, so that `encode(decode(s))` would
+/// give `s` back: every escape is of an ASCII character that `keep` rejects, with hex digits in
+/// `hex` case, and every other character is one `keep` accepts. Escapes of non-ASCII octets
+/// answer `false` (the caller then decodes). Allocates nothing.
+///
+/// ```
+/// use pidcanon::pct::{is_encoded, HexCase};
+/// let keep = |c: char| c.is_ascii_alphanumeric();
+/// assert!(is_encoded("a%2Fb", keep, HexCase::Upper));
+/// assert!(!is_encoded("a%2fb", keep, HexCase::Upper));
+/// assert!(!is_encoded("%41", keep, HexCase::Upper));
+/// assert!(!is_encoded("a/b", keep, HexCase::Upper));
+/// ```
+#[must_use]
+pub fn is_encoded(s: &str, keep: fn(char) -> bool, hex: HexCase) -> bool {
+    let mut chars = s.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '%' {
+            chars.nth(1);
+            let encoded = escape_at(s, i).is_some_and(|b| {
+                b.is_ascii() && !keep(b as char) && has_hex_case(&s[i + 1..i + 3], hex)
+            });
+            if !encoded {
+                return false;
+            }
+        } else if !keep(c) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether `s` has an upper-case ASCII letter outside the hex digits of its escapes.
+#[must_use]
+pub fn has_uppercase_outside_escapes(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    while let Some(b) = bytes.next() {
+        match b {
+            b'%' => {
+                bytes.nth(1);
+            }
+            b if b.is_ascii_uppercase() => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Decodes every escape of `s` once, as a server decodes a URL path; the result must be UTF-8.
 ///
 /// ```

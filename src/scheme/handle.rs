@@ -19,7 +19,6 @@ use crate::pct::{self, HexCase};
 use crate::{DoiForm, HandleForm, IdError, Kind, Policy, Rule};
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::LazyLock;
 
 /// The global handle proxy, written in the `https` handle form.
 pub const HANDLE_PROXY: &str = "https://hdl.handle.net/";
@@ -27,13 +26,11 @@ pub const HANDLE_PROXY: &str = "https://hdl.handle.net/";
 pub const DOI_PROXY: &str = "https://doi.org/";
 
 /// Proxies that resolve any handle: `hdl.handle.net`, `doi.org`, `dx.doi.org`.
-static PROXIES: LazyLock<[UrlPrefix; 3]> = LazyLock::new(|| {
-    [
-        UrlPrefix::new("hdl.handle.net", "/"),
-        UrlPrefix::new("doi.org", "/"),
-        UrlPrefix::new("dx.doi.org", "/"),
-    ]
-});
+static PROXIES: [UrlPrefix; 3] = [
+    UrlPrefix::fixed("hdl.handle.net", "/"),
+    UrlPrefix::fixed("doi.org", "/"),
+    UrlPrefix::fixed("dx.doi.org", "/"),
+];
 
 /// A Handle or a DOI: naming authority and local name, decoded, case-folded.
 ///
@@ -138,11 +135,7 @@ impl<'a> Handle<'a> {
     /// The canonical IRI in `form`, as pieces, followed by `tail` (the input's query or
     /// fragment, kept as it is).
     fn render<'s>(&'s self, form: Form, tail: &'s str) -> Rendered<'s> {
-        let (prefix, local_keep): (&str, fn(char) -> bool) = match form {
-            Form::Hdl => ("hdl:", is_ipchar),
-            Form::HandleProxy => (HANDLE_PROXY, |c| is_ipchar(c) || c == '/'),
-            Form::DoiProxy => (DOI_PROXY, |c| is_ipchar(c) || c == '/'),
-        };
+        let (prefix, local_keep) = form.prefix_and_local_chars();
         Rendered {
             prefix,
             na: pct::encode(&self.naming_authority, is_ipchar, HexCase::Upper),
@@ -152,11 +145,7 @@ impl<'a> Handle<'a> {
     }
 
     fn form(&self, handle_form: HandleForm, doi_form: DoiForm) -> Form {
-        match (self.kind(), handle_form, doi_form) {
-            (Kind::Doi, _, DoiForm::Https) => Form::DoiProxy,
-            (Kind::Doi, _, DoiForm::Hdl) | (_, HandleForm::Hdl, _) => Form::Hdl,
-            (_, HandleForm::Https, _) => Form::HandleProxy,
-        }
+        Form::of(self.kind(), handle_form, doi_form)
     }
 }
 
@@ -196,6 +185,26 @@ enum Form {
     Hdl,
     HandleProxy,
     DoiProxy,
+}
+
+impl Form {
+    /// The form a handle of `kind` is written in under the policy's forms.
+    fn of(kind: Kind, handle_form: HandleForm, doi_form: DoiForm) -> Self {
+        match (kind, handle_form, doi_form) {
+            (Kind::Doi, _, DoiForm::Https) => Form::DoiProxy,
+            (Kind::Doi, _, DoiForm::Hdl) | (_, HandleForm::Hdl, _) => Form::Hdl,
+            (_, HandleForm::Https, _) => Form::HandleProxy,
+        }
+    }
+
+    /// The prefix of the form, and the characters its local name holds unescaped.
+    fn prefix_and_local_chars(self) -> (&'static str, fn(char) -> bool) {
+        match self {
+            Form::Hdl => ("hdl:", is_ipchar),
+            Form::HandleProxy => (HANDLE_PROXY, |c| is_ipchar(c) || c == '/'),
+            Form::DoiProxy => (DOI_PROXY, |c| is_ipchar(c) || c == '/'),
+        }
+    }
 }
 
 /// A canonical IRI in pieces: prefix, naming authority, `/`, local name, tail.
@@ -319,6 +328,32 @@ impl HandleAdapter {
         Ok((handle, tail))
     }
 
+    /// The kind of `iri` when it is already written in the canonical form the policy chooses:
+    /// checked without decoding or allocating, so that canonical input costs no copy.
+    fn kind_if_canonical(&self, iri: &str) -> Option<Kind> {
+        [Form::Hdl, Form::HandleProxy, Form::DoiProxy].into_iter().find_map(|form| {
+            let (prefix, local_chars) = form.prefix_and_local_chars();
+            let (path, _tail) = split_tail(iri.strip_prefix(prefix)?);
+            let (na, local) = path.split_once('/')?;
+            let kind = if is_doi_prefix(na) { Kind::Doi } else { Kind::Handle };
+            let case_folded = match kind {
+                Kind::Doi => !pct::has_uppercase_outside_escapes(local),
+                _ => !na.bytes().any(|b| b.is_ascii_lowercase()),
+            };
+            let canonical = case_folded
+                && matches!(Form::of(kind, self.handle_form, self.doi_form), f if f.prefix_and_local_chars().0 == prefix)
+                && !na.is_empty()
+                && !local.is_empty()
+                && na.chars().all(is_ipchar)
+                && pct::is_encoded(local, local_chars, HexCase::Upper)
+                && !local
+                    .match_indices('%')
+                    .any(|(i, _)| pct::escape_at(local, i).is_some_and(|b| b.is_ascii_control()))
+                && crate::iri::validate(iri).is_ok();
+            canonical.then_some(kind)
+        })
+    }
+
     fn canonical<'a>(&self, input: &'a str, handle: &Handle<'_>, tail: &str) -> Canonical<'a> {
         let rendered = handle.render(handle.form(self.handle_form, self.doi_form), tail);
         let iri = pct::join_or_borrow(input, || rendered.pieces().into_iter());
@@ -346,6 +381,9 @@ impl SchemeAdapter for HandleAdapter {
     }
 
     fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
+        if let Some(kind) = self.kind_if_canonical(iri) {
+            return Ok(Canonical::new(Cow::Borrowed(iri), kind));
+        }
         let (handle, tail) = self.read(iri)?;
         Ok(self.canonical(iri, &handle, tail))
     }
@@ -419,6 +457,55 @@ mod tests {
                 (offset, message),
                 "{iri}"
             );
+        }
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_reading_in_full() {
+        for policy in [
+            Policy::default(),
+            Policy {
+                handle_form: HandleForm::Https,
+                doi_form: DoiForm::Hdl,
+                ..Policy::default()
+            },
+        ] {
+            let adapter = HandleAdapter::new(&policy);
+            for iri in [
+                "hdl:10013/x",
+                "hdl:10013/a%2Fb",
+                "hdl:10013/a%2fb",
+                "hdl:10013/a/b",
+                "hdl:10013/%41",
+                "hdl:abc/x",
+                "hdl:ABC/x",
+                "hdl:10.1000/x",
+                "hdl:10.1000/X",
+                "hdl:10013/M\u{fc}ller",
+                "hdl:10013/M%C3%BCller",
+                "hdl:10013/a%20b?q#f",
+                "hdl:10013/a%00",
+                "https://hdl.handle.net/10013/a/b",
+                "https://hdl.handle.net/10013/a%2Fb",
+                "https://doi.org/10.1000/a/b",
+                "https://doi.org/10.1000/A%3Fb",
+                "https://doi.org/10.1000/a%3Fb",
+                "https://doi.org/10.1000/a%3fb",
+                "https://doi.org/20.1/x",
+                "hdl:/x",
+                "hdl:10013/",
+                "hdl:10013",
+                "hdl:10013/a b",
+            ] {
+                let full = adapter
+                    .read(iri)
+                    .map(|(h, tail)| adapter.canonical(iri, &h, tail));
+                if let Some(kind) = adapter.kind_if_canonical(iri) {
+                    let full = full
+                        .unwrap_or_else(|e| panic!("{iri}: fast path accepted, full read: {e}"));
+                    assert_eq!((full.iri.as_ref(), full.kind), (iri, kind), "{iri}");
+                }
+            }
         }
     }
 }

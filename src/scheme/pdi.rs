@@ -238,10 +238,21 @@ fn scheme_of(name: &str) -> Scheme {
     }
 }
 
-/// Splits a position list at the commas outside parentheses: `(position, offset)` pairs.
-fn positions(body: &str, at: usize) -> Result<Vec<(&str, usize)>, IdError> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0u32, 0);
+/// Splits a position list at the commas outside parentheses and calls `visit` with each
+/// position and its offset; returns how many there are. Allocates nothing.
+fn each_position<'t>(
+    body: &'t str,
+    at: usize,
+    mut visit: impl FnMut(&'t str, usize) -> Result<(), IdError>,
+) -> Result<usize, IdError> {
+    let mut emit = |start: usize, end: usize| {
+        if start == end {
+            Err(error(Rule::Empty { part: "POSITION" }, at + start))
+        } else {
+            visit(&body[start..end], at + start)
+        }
+    };
+    let (mut depth, mut start, mut count) = (0u32, 0, 0);
     for (i, c) in body.char_indices() {
         match c {
             '(' if depth == 0 => depth = 1,
@@ -249,7 +260,8 @@ fn positions(body: &str, at: usize) -> Result<Vec<(&str, usize)>, IdError> {
             ')' if depth == 1 => depth = 0,
             ')' => return Err(grammar("')' without '('", at + i)),
             ',' if depth == 0 => {
-                out.push((&body[start..i], at + start));
+                emit(start, i)?;
+                count += 1;
                 start = i + 1;
             }
             _ => {}
@@ -258,11 +270,41 @@ fn positions(body: &str, at: usize) -> Result<Vec<(&str, usize)>, IdError> {
     if depth != 0 {
         return Err(grammar("'(' without ')'", at + body.len()));
     }
-    out.push((&body[start..], at + start));
-    if let Some(&(_, empty_at)) = out.iter().find(|(p, _)| p.is_empty()) {
-        return Err(error(Rule::Empty { part: "POSITION" }, empty_at));
+    emit(start, body.len())?;
+    Ok(count + 1)
+}
+
+/// A position and its offset.
+type Position<'t> = (&'t str, usize);
+
+/// The first positions of a list (as many as any defined scheme takes) and the count.
+fn first_positions(body: &str, at: usize) -> Result<([Position<'_>; 5], usize), IdError> {
+    let mut first = [("", 0); 5];
+    let mut n = 0;
+    let count = each_position(body, at, |p, p_at| {
+        if let Some(slot) = first.get_mut(n) {
+            *slot = (p, p_at);
+        }
+        n += 1;
+        Ok(())
+    })?;
+    Ok((first, count))
+}
+
+/// `EXT-POSITION = position-specifier / "(" position-specifier *( "," position-specifier ) ")"`.
+fn ext_position(p: &str, at: usize) -> Result<(), IdError> {
+    let alphadigits = |c: char| c.is_ascii_alphanumeric();
+    match p.strip_prefix('(').and_then(|p| p.strip_suffix(')')) {
+        Some(inner) => {
+            let mut offset = at + 1;
+            for spec in inner.split(',') {
+                check_chars(spec, offset, "POSITION-SPECIFIER", alphadigits)?;
+                offset += spec.len() + 1;
+            }
+            Ok(())
+        }
+        None => check_chars(p, at, "POSITION-SPECIFIER", alphadigits),
     }
-    Ok(out)
 }
 
 fn number(p: &str, at: usize, what: &'static str) -> Result<(), IdError> {
@@ -282,10 +324,16 @@ fn coordinate(p: &str, at: usize) -> Result<(), IdError> {
     number(y, at + 2 + x.len(), "Y-COORDINATE")
 }
 
-/// Checks the positions of a fragment under `scheme`; returns whether a `rect` lacks its frame.
-fn check_positions(scheme: Scheme, list: &[(&str, usize)], end: usize) -> Result<bool, IdError> {
-    let count = |n: &[usize], rule: &'static str| {
-        if n.contains(&list.len()) {
+/// Checks the positions of a fragment body under `scheme`; returns whether a `rect` lacks its
+/// frame.
+fn check_positions(scheme: Scheme, body: &str, at: usize, end: usize) -> Result<bool, IdError> {
+    if scheme == Scheme::Extension {
+        each_position(body, at, ext_position)?;
+        return Ok(false);
+    }
+    let (list, count) = first_positions(body, at)?;
+    let expect = |n: &[usize], rule: &'static str| {
+        if n.contains(&count) {
             Ok(())
         } else {
             Err(grammar(rule, end))
@@ -293,36 +341,37 @@ fn check_positions(scheme: Scheme, list: &[(&str, usize)], end: usize) -> Result
     };
     match scheme {
         Scheme::Interval => {
-            count(
+            expect(
                 &[2],
                 "this fragment scheme takes a start and an end position",
             )?;
-            list.iter()
+            list[..2]
+                .iter()
                 .try_for_each(|&(p, at)| number(p, at, "POSITION"))?;
         }
         Scheme::Names => {
-            count(
+            expect(
                 &[2],
                 "the name scheme takes a start and an end element name",
             )?;
-            list.iter().try_for_each(|&(p, at)| {
+            list[..2].iter().try_for_each(|&(p, at)| {
                 check_chars(p, at, "ELEMENT-NAME", |c| is_plain(c) || c == '%')
             })?;
         }
         Scheme::Rect => {
-            count(
+            expect(
                 &[2, 3],
                 "a rectangle is two coordinates and an optional frame",
             )?;
             coordinate(list[0].0, list[0].1)?;
             coordinate(list[1].0, list[1].1)?;
-            if let Some(&(frame, at)) = list.get(2) {
-                number(frame, at, "FRAME")?;
+            if count == 3 {
+                number(list[2].0, list[2].1, "FRAME")?;
             }
-            return Ok(list.len() == 2);
+            return Ok(count == 2);
         }
         Scheme::Crop => {
-            count(
+            expect(
                 &[3, 5],
                 "crop takes a time scheme, two times and optionally two coordinates",
             )?;
@@ -332,28 +381,11 @@ fn check_positions(scheme: Scheme, list: &[(&str, usize)], end: usize) -> Result
             })?;
             number(list[1].0, list[1].1, "START-TIME")?;
             number(list[2].0, list[2].1, "END-TIME")?;
-            for &(p, at) in &list[3..] {
+            for &(p, at) in &list[3..count] {
                 coordinate(p, at)?;
             }
         }
-        Scheme::Extension => {
-            for &(p, at) in list {
-                match p.strip_prefix('(').and_then(|p| p.strip_suffix(')')) {
-                    Some(inner) => {
-                        let mut offset = at + 1;
-                        for spec in inner.split(',') {
-                            check_chars(spec, offset, "POSITION-SPECIFIER", |c| {
-                                c.is_ascii_alphanumeric()
-                            })?;
-                            offset += spec.len() + 1;
-                        }
-                    }
-                    None => {
-                        check_chars(p, at, "POSITION-SPECIFIER", |c| c.is_ascii_alphanumeric())?
-                    }
-                }
-            }
-        }
+        Scheme::Extension => {}
     }
     Ok(false)
 }
@@ -504,6 +536,10 @@ impl PdiAdapter {
     /// An encapsulated foreign identifier (§2.4.1) canonicalized by its own rules (step 4), then
     /// re-escaped; any other unique id as it is.
     fn encapsulated<'t>(&self, unique_id: &'t str) -> Cow<'t, str> {
+        // After step 1 a ':' is never escaped: without a raw scheme nothing is encapsulated.
+        if super::scheme_of(unique_id).is_none() {
+            return Cow::Borrowed(unique_id);
+        }
         let Ok(decoded) = pct::decode(unique_id) else {
             return Cow::Borrowed(unique_id);
         };
@@ -545,8 +581,8 @@ impl PdiAdapter {
                 at + t.len(),
             ));
         };
-        let origin = positions(&t[end + 1..eq], at + end + 1)?;
-        if origin.len() != 1 {
+        let (origin, count) = first_positions(&t[end + 1..eq], at + end + 1)?;
+        if count != 1 {
             return Err(grammar("ORIGIN-POSITION is one position", at + end + 1));
         }
         let (position, position_at) = origin[0];
@@ -645,9 +681,8 @@ fn fragment<'t>(f: &'t str, format: Option<&str>, at: usize) -> Result<Cow<'t, s
         Some((name, eq)) => (pct::ascii_lowercase(name), &f[eq + 1..], at + eq + 1),
         None => (Cow::Borrowed(default_scheme(format, f, at)?), f, at),
     };
-    let list = positions(body, body_at)?;
-    let missing_frame = check_positions(scheme_of(&name), &list, at + f.len())?;
-    let crop_scheme = list.first().map(|(p, _)| *p).filter(|_| name == "crop");
+    let missing_frame = check_positions(scheme_of(&name), body, body_at, at + f.len())?;
+    let crop_scheme = (name == "crop").then(|| body.split(',').next().unwrap_or_default());
     let unchanged = explicit.is_some_and(|(given, _)| given == name) && !missing_frame;
     if unchanged && crop_scheme.is_none_or(|s| !s.bytes().any(|b| b.is_ascii_uppercase())) {
         return Ok(Cow::Borrowed(f));

@@ -13,12 +13,11 @@ use super::{Canonical, SchemeAdapter};
 use crate::{IdError, Kind, PoiOai, Policy, Rule};
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::LazyLock;
 
 /// The POI template's prefix.
 pub const PREFIX: &str = "http://purl.org/poi/";
 
-static TEMPLATE: LazyLock<UrlPrefix> = LazyLock::new(|| UrlPrefix::new("purl.org", "/poi/"));
+static TEMPLATE: UrlPrefix = UrlPrefix::fixed("purl.org", "/poi/");
 
 /// A valid POI in its canonical form.
 ///

@@ -2,23 +2,24 @@
 //! configured handle resolvers and Fedora bases.
 
 use crate::policy::PolicyError;
+use std::borrow::Cow;
 
 /// An `http`/`https` URL prefix, matched with the case rules of RFC 3986 §6.2.2.1: scheme and
 /// host in any case, the default port optional, `http` and `https` alike; the path exactly.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct UrlPrefix {
     /// Lower-case host, with `:port` when a non-default port is part of the prefix.
-    authority: String,
+    authority: Cow<'static, str>,
     /// Starts and ends with `/`.
-    path: String,
+    path: Cow<'static, str>,
 }
 
 impl UrlPrefix {
-    /// A prefix for `host` (lower case) and `path` (starting and ending with `/`).
-    pub(crate) fn new(host: &str, path: &str) -> Self {
+    /// A built-in prefix for `host` (lower case) and `path` (starting and ending with `/`).
+    pub(crate) const fn fixed(host: &'static str, path: &'static str) -> Self {
         Self {
-            authority: host.to_owned(),
-            path: path.to_owned(),
+            authority: Cow::Borrowed(host),
+            path: Cow::Borrowed(path),
         }
     }
 
@@ -51,7 +52,10 @@ impl UrlPrefix {
         } else {
             format!("{path}/")
         };
-        Ok(Self::new(authority, &path))
+        Ok(Self {
+            authority: Cow::Owned(authority.to_owned()),
+            path: Cow::Owned(path),
+        })
     }
 
     pub(crate) fn parse_all(
@@ -81,7 +85,7 @@ impl UrlPrefix {
         if !authority.eq_ignore_ascii_case(&self.authority) {
             return None;
         }
-        let rest = iri[authority_end..].strip_prefix(self.path.as_str())?;
+        let rest = iri[authority_end..].strip_prefix(self.path.as_ref())?;
         Some((rest, iri.len() - rest.len()))
     }
 }
@@ -120,7 +124,7 @@ mod tests {
         );
         assert_eq!(p.strip("http://arrow.resolver.au.gov/hdl/1/2"), None);
         assert_eq!(p.strip("http://arrow.resolver.au.gov:2641/HDL/1/2"), None);
-        let q = UrlPrefix::new("doi.org", "/");
+        let q = UrlPrefix::fixed("doi.org", "/");
         assert_eq!(q.strip("https://doi.org:443/10.1/x"), Some(("10.1/x", 20)));
         assert_eq!(q.strip("http://doi.org:443/10.1/x"), None);
         assert_eq!(q.strip("https://doi.organic/10.1/x"), None);
