@@ -22,7 +22,6 @@ use crate::iri::is_pchar;
 use crate::pct::{self, Escaping, HexCase, Splice};
 use crate::{IdError, Kind, Policy, Rule};
 use std::borrow::Cow;
-use std::fmt;
 use std::ops::Range;
 
 /// The prefix of every Fedora object and dissemination URI.
@@ -49,12 +48,6 @@ impl<'a> Pid<'a> {
     /// Parses and normalizes a PID.
     pub fn parse(s: &'a str) -> Result<Self, IdError> {
         parse_pid(s, Kind::FedoraObject, 0)
-    }
-
-    /// The normalized PID.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        &self.text
     }
 
     /// The namespace-id, before the `:`.
@@ -85,19 +78,7 @@ impl<'a> Pid<'a> {
     }
 }
 
-impl fmt::Display for Pid<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl std::str::FromStr for Pid<'static> {
-    type Err = IdError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Pid::parse(s).map(Pid::into_owned)
-    }
-}
+canonical_text!(Pid, text);
 
 /// A normalized `info:fedora/` URI: an object, a datastream or a method call (§2, §3).
 ///
@@ -160,18 +141,6 @@ impl<'a> FedoraUri<'a> {
         Parts::parse(iri)?.assemble(iri)
     }
 
-    /// The canonical URI.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        &self.iri
-    }
-
-    /// The canonical URI, borrowed from the input when the input was canonical.
-    #[must_use]
-    pub fn into_cow(self) -> Cow<'a, str> {
-        self.iri
-    }
-
     /// The object's PID (`*` in the resource index's `info:fedora/*/DS` patterns).
     #[must_use]
     pub fn pid(&self) -> &str {
@@ -218,19 +187,7 @@ impl<'a> FedoraUri<'a> {
     }
 }
 
-impl fmt::Display for FedoraUri<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.iri)
-    }
-}
-
-impl std::str::FromStr for FedoraUri<'static> {
-    type Err = IdError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        FedoraUri::parse(s).map(FedoraUri::into_owned)
-    }
-}
+canonical_text!(FedoraUri, iri);
 
 /// Escapes in datastream ids, method names and parameters: what `pchar` allows is decoded,
 /// except the characters that structure a method call's parameters.

@@ -1,6 +1,41 @@
 //! The adapter framework: one [`SchemeAdapter`] per identifier scheme and a [`Registry`] that
 //! dispatches an IRI to the adapters of its URI scheme.
 
+/// The methods and traits every typed identifier shares, for a type `$ty<'a>` whose field
+/// `$text: Cow<'a, str>` holds its canonical form and which has `parse(&'a str)` and
+/// `into_owned()`: `as_str`, `into_cow`, `Display` (the canonical form) and `FromStr`.
+macro_rules! canonical_text {
+    ($ty:ident, $text:ident) => {
+        impl<'a> $ty<'a> {
+            /// The canonical form.
+            #[must_use]
+            pub fn as_str(&self) -> &str {
+                &self.$text
+            }
+
+            /// The canonical form, borrowed from the input when the input was canonical.
+            #[must_use]
+            pub fn into_cow(self) -> std::borrow::Cow<'a, str> {
+                self.$text
+            }
+        }
+
+        impl std::fmt::Display for $ty<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.$text)
+            }
+        }
+
+        impl std::str::FromStr for $ty<'static> {
+            type Err = crate::IdError;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                $ty::parse(s).map($ty::into_owned)
+            }
+        }
+    };
+}
+
 pub mod fedora;
 pub mod handle;
 pub mod oai;
@@ -47,8 +82,12 @@ pub trait SchemeAdapter: Send + Sync {
     fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError>;
 
     /// The canonical form of a bare identifier (a PID, a handle) that the caller says is of
-    /// scheme `name`, one of [`names`](SchemeAdapter::names).
-    fn canonicalize_bare<'a>(&self, name: &str, id: &'a str) -> Result<Canonical<'a>, IdError>;
+    /// scheme `name`, one of [`names`](SchemeAdapter::names). A scheme without a bare form reads
+    /// its full forms only (the default).
+    fn canonicalize_bare<'a>(&self, name: &str, id: &'a str) -> Result<Canonical<'a>, IdError> {
+        let _ = name;
+        self.canonicalize(id)
+    }
 }
 
 /// The adapters, dispatched by URI scheme.

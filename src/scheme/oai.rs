@@ -17,7 +17,6 @@ use super::url_prefix::starts_with_ignore_case;
 use super::{Canonical, SchemeAdapter};
 use crate::{IdError, Kind, PoiOai, Policy, Rule};
 use std::borrow::Cow;
-use std::fmt;
 
 /// The scheme of every OAI identifier, in this case only.
 pub const PREFIX: &str = "oai:";
@@ -73,12 +72,6 @@ impl<'a> OaiIdentifier<'a> {
         }
     }
 
-    /// The identifier.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-
     /// The namespace-identifier, a domain name.
     #[must_use]
     pub fn namespace(&self) -> &str {
@@ -97,30 +90,17 @@ impl<'a> OaiIdentifier<'a> {
         Poi::from_parts(self.namespace(), self.local())
     }
 
-    /// The identifier, borrowed from the input when it was parsed from one.
+    /// An owned copy.
     #[must_use]
-    pub fn into_cow(self) -> Cow<'a, str> {
-        self.text
+    pub fn into_owned(self) -> OaiIdentifier<'static> {
+        OaiIdentifier {
+            text: Cow::Owned(self.text.into_owned()),
+            colon: self.colon,
+        }
     }
 }
 
-impl fmt::Display for OaiIdentifier<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl std::str::FromStr for OaiIdentifier<'static> {
-    type Err = IdError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let id = OaiIdentifier::parse(s)?;
-        Ok(OaiIdentifier {
-            colon: id.colon,
-            text: Cow::Owned(id.text.into_owned()),
-        })
-    }
-}
+canonical_text!(OaiIdentifier, text);
 
 /// Checks `namespace-identifier = domainname-word "." domainname` (shared with POIs).
 pub(crate) fn check_domain(s: &str, kind: Kind, base: usize) -> Result<(), IdError> {
@@ -253,11 +233,6 @@ impl SchemeAdapter for OaiAdapter {
             PoiOai::Keep | PoiOai::Oai => id.into_cow(),
         };
         Ok(Canonical::new(iri, Kind::Oai))
-    }
-
-    /// OAI identifiers have no bare form: the input must be a full identifier.
-    fn canonicalize_bare<'a>(&self, _name: &str, id: &'a str) -> Result<Canonical<'a>, IdError> {
-        self.canonicalize(id)
     }
 }
 

@@ -23,7 +23,6 @@ use super::{Canonical, Registry, SchemeAdapter};
 use crate::pct::{self, Escaping, HexCase, Splice};
 use crate::{IdError, Kind, Policy, Rule};
 use std::borrow::Cow;
-use std::fmt;
 
 /// The canonical prefix.
 pub const PREFIX: &str = "urn:pdi:";
@@ -119,12 +118,6 @@ impl<'a> Pdi<'a> {
         })
     }
 
-    /// The canonical IRI.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        &self.iri
-    }
-
     /// The segments of the resource identifier: series, year, month, day, specifier.
     fn resource(&self) -> [&str; 5] {
         let nss = &self.iri[PREFIX.len() + 2..];
@@ -164,28 +157,16 @@ impl<'a> Pdi<'a> {
         self.resource()[4].split('.').nth(2)
     }
 
-    /// The canonical IRI, borrowed from the input when the input was canonical.
+    /// An owned copy.
     #[must_use]
-    pub fn into_cow(self) -> Cow<'a, str> {
-        self.iri
+    pub fn into_owned(self) -> Pdi<'static> {
+        Pdi {
+            iri: Cow::Owned(self.iri.into_owned()),
+        }
     }
 }
 
-impl fmt::Display for Pdi<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.iri)
-    }
-}
-
-impl std::str::FromStr for Pdi<'static> {
-    type Err = IdError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Pdi {
-            iri: Cow::Owned(Pdi::parse(s)?.iri.into_owned()),
-        })
-    }
-}
+canonical_text!(Pdi, iri);
 
 fn error(rule: Rule, at: usize) -> IdError {
     IdError::new(Kind::Pdi, rule, at)
@@ -746,11 +727,6 @@ impl SchemeAdapter for PdiAdapter {
 
     fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
         Ok(Canonical::new(self.canonical(iri)?, Kind::Pdi))
-    }
-
-    /// PDIs have no bare form: the input must be a full PDI.
-    fn canonicalize_bare<'a>(&self, _name: &str, id: &'a str) -> Result<Canonical<'a>, IdError> {
-        self.canonicalize(id)
     }
 }
 

@@ -12,7 +12,6 @@ use super::url_prefix::UrlPrefix;
 use super::{Canonical, SchemeAdapter};
 use crate::{IdError, Kind, PoiOai, Policy, Rule};
 use std::borrow::Cow;
-use std::fmt;
 
 /// The POI template's prefix.
 pub const PREFIX: &str = "http://purl.org/poi/";
@@ -72,12 +71,6 @@ impl<'a> Poi<'a> {
         }
     }
 
-    /// The canonical POI.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-
     /// The namespace-identifier, a domain name.
     #[must_use]
     pub fn namespace(&self) -> &str {
@@ -96,30 +89,17 @@ impl<'a> Poi<'a> {
         OaiIdentifier::from_parts(self.namespace(), self.local())
     }
 
-    /// The canonical POI, borrowed from the input when the input was canonical.
+    /// An owned copy.
     #[must_use]
-    pub fn into_cow(self) -> Cow<'a, str> {
-        self.text
+    pub fn into_owned(self) -> Poi<'static> {
+        Poi {
+            text: Cow::Owned(self.text.into_owned()),
+            slash: self.slash,
+        }
     }
 }
 
-impl fmt::Display for Poi<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl std::str::FromStr for Poi<'static> {
-    type Err = IdError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let poi = Poi::parse(s)?;
-        Ok(Poi {
-            slash: poi.slash,
-            text: Cow::Owned(poi.text.into_owned()),
-        })
-    }
-}
+canonical_text!(Poi, text);
 
 /// Canonicalizes POIs; maps them to OAI identifiers when the policy merges the two.
 #[derive(Debug, Clone, Default)]
@@ -157,10 +137,5 @@ impl SchemeAdapter for PoiAdapter {
             PoiOai::Keep | PoiOai::Poi => poi.into_cow(),
         };
         Ok(Canonical::new(iri, Kind::Poi))
-    }
-
-    /// POIs have no bare form: the input must be a full POI.
-    fn canonicalize_bare<'a>(&self, _name: &str, id: &'a str) -> Result<Canonical<'a>, IdError> {
-        self.canonicalize(id)
     }
 }
