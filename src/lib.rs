@@ -6,6 +6,7 @@ pub mod iri;
 mod kind;
 pub mod pct;
 mod policy;
+pub mod rewrite;
 pub mod scheme;
 
 pub use error::{IdError, Rule};

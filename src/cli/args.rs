@@ -17,6 +17,69 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Print the canonical IRI of each identifier (arguments, or stdin one per line).
     Canon(CanonArgs),
+    /// Rewrite RDF so that every spelling of an identifier becomes its canonical IRI.
+    Rewrite(RewriteArgs),
+    /// List the identifiers of RDF files that are not canonical or invalid; exit 1 if any.
+    Check(CheckArgs),
+}
+
+/// What `rewrite` and `check` share: inputs, their format, base IRI, policy.
+#[derive(Debug, Args)]
+pub(crate) struct GraphInput {
+    /// Input files; `-` or none for stdin.
+    pub(crate) files: Vec<String>,
+    /// Input format: nt, nq, ttl, trig, rdfxml or a media type [default: from the file
+    /// extension; N-Quads (which includes N-Triples) for stdin].
+    #[arg(short = 'i', long = "input-format", value_name = "FORMAT")]
+    pub(crate) input_format: Option<String>,
+    /// Base IRI for relative IRIs in Turtle, TriG and RDF/XML input.
+    #[arg(long, value_name = "IRI")]
+    pub(crate) base: Option<String>,
+    /// Go on after syntax errors: a bad N-Triples/N-Quads line is passed through (or written to
+    /// --reject), a bad Turtle/TriG statement skipped; each is reported.
+    #[arg(long, conflicts_with = "strict")]
+    pub(crate) lenient: bool,
+    /// Make an invalid identifier an error (exit 1) instead of leaving it unchanged.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// No diagnostics, no summary, no progress bar.
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+    #[command(flatten)]
+    pub(crate) policy: PolicyArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RewriteArgs {
+    #[command(flatten)]
+    pub(crate) input: GraphInput,
+    /// Write to FILE (through a temporary file renamed at the end) instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Output format [default: from -o's extension, else the input format].
+    #[arg(long = "to", value_name = "FORMAT")]
+    pub(crate) output_format: Option<String>,
+    /// Drop statements that become exact duplicates of earlier ones.
+    #[arg(long)]
+    pub(crate) dedup: bool,
+    /// Write `<original> owl:sameAs <canonical> .` once per rewritten IRI to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) links: Option<PathBuf>,
+    /// Write `original<TAB>canonical<TAB>kind` once per rewritten IRI to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) map: Option<PathBuf>,
+    /// With --lenient, write the N-Triples/N-Quads lines that do not parse to FILE.
+    #[arg(long, value_name = "FILE", requires = "lenient")]
+    pub(crate) reject: Option<PathBuf>,
+    /// Print the summary as JSON (on stderr).
+    #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
+    pub(crate) report: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    #[command(flatten)]
+    pub(crate) input: GraphInput,
 }
 
 /// Identifier schemes that `--scheme` can name, for bare forms.

@@ -2,6 +2,8 @@
 
 mod args;
 mod canon;
+mod files;
+mod graph;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -15,6 +17,8 @@ pub(crate) fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Canon(args) => canon::run(args),
+        Command::Rewrite(args) => graph::rewrite(args),
+        Command::Check(args) => graph::check(args),
     };
     match result {
         Ok(code) => code,

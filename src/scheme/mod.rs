@@ -193,13 +193,17 @@ impl Registry {
     /// Canonicalizes an IRI: by the adapter that claims it, or, when none does, checks that it is
     /// an IRI and returns it unchanged (kind [`Kind::Iri`]).
     pub fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
-        match self.adapter_for(iri) {
-            Some(adapter) => checked(adapter.canonicalize(iri)),
-            None => {
-                crate::iri::validate(iri)?;
-                Ok(Canonical::new(Cow::Borrowed(iri), Kind::Iri))
-            }
-        }
+        self.canonicalize_claimed(iri).unwrap_or_else(|| {
+            crate::iri::validate(iri)?;
+            Ok(Canonical::new(Cow::Borrowed(iri), Kind::Iri))
+        })
+    }
+
+    /// Canonicalizes `iri` if an adapter claims it; `None` when none does (the IRI is then not
+    /// validated again: for IRIs a parser has already checked, as in a graph rewrite).
+    pub fn canonicalize_claimed<'a>(&self, iri: &'a str) -> Option<Result<Canonical<'a>, IdError>> {
+        self.adapter_for(iri)
+            .map(|adapter| checked(adapter.canonicalize(iri)))
     }
 
     /// Canonicalizes an input that the caller says is of scheme `name` (`--scheme`): the scheme's

@@ -1,0 +1,726 @@
+//! Graph rewriting: RDF streamed through the adapters, so that every spelling of one identifier
+//! becomes one node. Nothing else in the graph changes and nothing is lost.
+//!
+//! ```
+//! use pidcanon::rewrite::{RdfFormat, Rewriter};
+//! use pidcanon::Registry;
+//!
+//! let input = "<info:fedora/demo%3a1> <http://purl.org/dc/terms/relation> <hdl://10013/x> .\n";
+//! let mut output = Vec::new();
+//! let rewriter = Rewriter::new(Registry::default()).with_format(RdfFormat::NTriples);
+//! let mut session = rewriter.session(&mut output);
+//! session.rewrite(input.as_bytes())?;
+//! let report = session.finish()?;
+//! assert_eq!(
+//!     String::from_utf8(output)?,
+//!     "<info:fedora/demo:1> <http://purl.org/dc/terms/relation> <hdl:10013/x> .\n"
+//! );
+//! assert_eq!(report.statements_written, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! N-Triples and N-Quads are rewritten line by line: a line with nothing to change is written as
+//! its original bytes, a changed one differs only in the rewritten IRIs, and every output line
+//! stands for one input line, in order. Turtle, TriG and RDF/XML are parsed and serialized; a
+//! Turtle or TriG output keeps the prefixes and base the input declared before its first
+//! statement. Memory stays constant, except for `--dedup` (16 bytes of fingerprint per distinct
+//! statement, plus the set's overhead) and for `--links`/`--map` (each distinct rewritten IRI
+//! once).
+
+mod lines;
+mod source;
+
+pub use oxrdfio::RdfFormat;
+
+use crate::{IdError, Kind, Registry};
+use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
+use oxrdfio::{RdfSerializer, WriterQuadSerializer};
+use source::{Declarations, Item, LineParser, Reader};
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::{self, Write as _};
+use std::io::{self, BufRead, BufWriter, Write};
+
+/// Where something is in the input: 1-based line and column; 0 where unknown (RDF/XML has no
+/// line numbers; a Turtle statement's IRI that is not written out in full has no column).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Location {
+    /// 1-based line, 0 if unknown.
+    pub line: u64,
+    /// 1-based column in characters, 0 if unknown.
+    pub column: u64,
+}
+
+impl Location {
+    /// A location at `line` and `column`.
+    #[must_use]
+    pub const fn new(line: u64, column: u64) -> Self {
+        Self { line, column }
+    }
+
+    /// An unknown location.
+    #[must_use]
+    pub const fn unknown() -> Self {
+        Self { line: 0, column: 0 }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (0, _) => f.write_str("?"),
+            (line, 0) => write!(f, "{line}"),
+            (line, column) => write!(f, "{line}:{column}"),
+        }
+    }
+}
+
+/// Why a rewrite stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RewriteError {
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// The input is not valid in its format (not in lenient mode).
+    #[error("{location}: syntax error: {message}")]
+    Syntax {
+        /// Where.
+        location: Location,
+        /// The parser's message.
+        message: String,
+    },
+    /// An identifier an adapter claims is invalid (in strict mode).
+    #[error("{location}: invalid identifier <{iri}>: {error}")]
+    InvalidIdentifier {
+        /// Where.
+        location: Location,
+        /// The IRI.
+        iri: String,
+        /// What is wrong with it.
+        #[source]
+        error: IdError,
+    },
+    /// The options cannot be used together (a bad base IRI, named graphs into a triple format).
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// Told about what a rewrite finds, as it goes (the CLI prints these on stderr).
+pub trait Observer {
+    /// An IRI was rewritten.
+    fn rewritten(&mut self, location: Location, original: &str, canonical: &str, kind: Kind) {
+        let _ = (location, original, canonical, kind);
+    }
+
+    /// An IRI that an adapter claims is invalid; it is left unchanged.
+    fn invalid(&mut self, location: Location, iri: &str, error: &IdError) {
+        let _ = (location, iri, error);
+    }
+
+    /// A syntax error was skipped (lenient mode).
+    fn syntax_error(&mut self, location: Location, message: &str) {
+        let _ = (location, message);
+    }
+}
+
+/// An observer that ignores everything.
+impl Observer for () {}
+
+/// What a rewrite did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Statements read.
+    pub statements_read: u64,
+    /// Statements written.
+    pub statements_written: u64,
+    /// IRI occurrences rewritten, per kind of identifier.
+    pub rewritten: BTreeMap<Kind, u64>,
+    /// Occurrences of claimed but invalid identifiers (left unchanged).
+    pub invalid_identifiers: u64,
+    /// Statements dropped as exact duplicates (`with_dedup`).
+    pub duplicates_dropped: u64,
+    /// Syntax errors skipped (lenient mode).
+    pub syntax_errors: u64,
+    /// Bytes of input read.
+    pub bytes_read: u64,
+}
+
+impl Report {
+    /// IRI occurrences rewritten, all kinds together.
+    #[must_use]
+    pub fn rewritten_total(&self) -> u64 {
+        self.rewritten.values().sum()
+    }
+}
+
+/// How to rewrite: formats, base IRI, the adapters, and what to do with bad input.
+#[derive(Debug)]
+pub struct Rewriter {
+    registry: Registry,
+    input_format: RdfFormat,
+    output_format: RdfFormat,
+    base_iri: Option<String>,
+    strict: bool,
+    lenient: bool,
+    dedup: bool,
+}
+
+impl Rewriter {
+    /// A rewriter with `registry`'s adapters, N-Triples in and out.
+    #[must_use]
+    pub fn new(registry: Registry) -> Self {
+        Self {
+            registry,
+            input_format: RdfFormat::NTriples,
+            output_format: RdfFormat::NTriples,
+            base_iri: None,
+            strict: false,
+            lenient: false,
+            dedup: false,
+        }
+    }
+
+    /// Reads and writes `format`.
+    #[must_use]
+    pub fn with_format(mut self, format: RdfFormat) -> Self {
+        self.input_format = format;
+        self.output_format = format;
+        self
+    }
+
+    /// Reads `format` (the output format stays as it was).
+    #[must_use]
+    pub fn with_input_format(mut self, format: RdfFormat) -> Self {
+        self.input_format = format;
+        self
+    }
+
+    /// Writes `format`.
+    #[must_use]
+    pub fn with_output_format(mut self, format: RdfFormat) -> Self {
+        self.output_format = format;
+        self
+    }
+
+    /// Resolves relative IRIs of Turtle, TriG and RDF/XML input against `base_iri`.
+    pub fn with_base_iri(mut self, base_iri: impl Into<String>) -> Result<Self, RewriteError> {
+        let base_iri = base_iri.into();
+        crate::iri::validate(&base_iri)
+            .map_err(|e| RewriteError::Usage(format!("invalid base IRI: {e}")))?;
+        self.base_iri = Some(base_iri);
+        Ok(self)
+    }
+
+    /// Makes an invalid identifier an error, instead of leaving it unchanged and reporting it.
+    #[must_use]
+    pub fn strict(mut self) -> Self {
+        self.strict = true;
+        self
+    }
+
+    /// Goes on after a syntax error: an N-Triples/N-Quads line is passed through unchanged (or
+    /// written to the rejects), a Turtle/TriG statement skipped; each is reported.
+    #[must_use]
+    pub fn lenient(mut self) -> Self {
+        self.lenient = true;
+        self
+    }
+
+    /// Drops statements that are exact duplicates of one written before (after rewriting).
+    #[must_use]
+    pub fn with_dedup(mut self) -> Self {
+        self.dedup = true;
+        self
+    }
+
+    /// The adapters.
+    #[must_use]
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Whether output lines are input lines with IRIs spliced in.
+    fn line_based(&self) -> bool {
+        matches!(
+            (self.input_format, self.output_format),
+            (RdfFormat::NTriples, RdfFormat::NTriples | RdfFormat::NQuads)
+                | (RdfFormat::NQuads, RdfFormat::NQuads)
+        )
+    }
+
+    /// A session writing to `writer`: feed it one input or several, then [`finish`](Session::finish).
+    pub fn session<'s, W: Write + 's>(&'s self, writer: W) -> Session<'s, W> {
+        let output = if self.line_based() {
+            Output::Lines(BufWriter::with_capacity(1 << 16, writer))
+        } else {
+            Output::Graph(Some(writer), None)
+        };
+        Session {
+            rewriter: self,
+            output,
+            observer: Box::new(()),
+            links: None,
+            map: None,
+            rejects: None,
+            recorded: HashSet::new(),
+            fingerprints: HashSet::new(),
+            report: Report::default(),
+            scratch: String::new(),
+            line_quads: Vec::new(),
+        }
+    }
+
+    /// The statement with every IRI canonicalized; invalid identifiers are left as they are.
+    ///
+    /// ```
+    /// use oxrdf::{NamedNode, Quad, GraphName};
+    /// use pidcanon::{rewrite::Rewriter, Registry};
+    /// let rewriter = Rewriter::new(Registry::default());
+    /// let quad = Quad::new(
+    ///     NamedNode::new("info:fedora/demo%3a1")?,
+    ///     NamedNode::new("http://purl.org/dc/terms/relation")?,
+    ///     NamedNode::new("doi:10.1000/ABC")?,
+    ///     GraphName::DefaultGraph,
+    /// );
+    /// let canonical = rewriter.canonical_quad(quad);
+    /// assert_eq!(canonical.subject.to_string(), "<info:fedora/demo:1>");
+    /// assert_eq!(canonical.object.to_string(), "<https://doi.org/10.1000/abc>");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn canonical_quad(&self, quad: Quad) -> Quad {
+        let mut silent = |iri: &str| -> Result<Option<String>, std::convert::Infallible> {
+            Ok(match self.registry.canonicalize_claimed(iri) {
+                Some(Ok(c)) if c.iri != iri => Some(c.iri.into_owned()),
+                _ => None,
+            })
+        };
+        match map_quad(quad, &mut silent) {
+            Ok(quad) => quad,
+            Err(never) => match never {},
+        }
+    }
+}
+
+/// Every IRI of `quad` (in triple terms too) through `f`; literals and blank nodes untouched.
+fn map_quad<E>(
+    quad: Quad,
+    f: &mut impl FnMut(&str) -> Result<Option<String>, E>,
+) -> Result<Quad, E> {
+    Ok(Quad {
+        subject: map_subject(quad.subject, f)?,
+        predicate: map_named_node(quad.predicate, f)?,
+        object: map_term(quad.object, f)?,
+        graph_name: match quad.graph_name {
+            GraphName::NamedNode(n) => GraphName::NamedNode(map_named_node(n, f)?),
+            other => other,
+        },
+    })
+}
+
+fn map_named_node<E>(
+    node: NamedNode,
+    f: &mut impl FnMut(&str) -> Result<Option<String>, E>,
+) -> Result<NamedNode, E> {
+    Ok(match f(node.as_str())? {
+        Some(canonical) => NamedNode::new_unchecked(canonical),
+        None => node,
+    })
+}
+
+fn map_subject<E>(
+    subject: NamedOrBlankNode,
+    f: &mut impl FnMut(&str) -> Result<Option<String>, E>,
+) -> Result<NamedOrBlankNode, E> {
+    Ok(match subject {
+        NamedOrBlankNode::NamedNode(n) => NamedOrBlankNode::NamedNode(map_named_node(n, f)?),
+        other => other,
+    })
+}
+
+fn map_term<E>(
+    term: Term,
+    f: &mut impl FnMut(&str) -> Result<Option<String>, E>,
+) -> Result<Term, E> {
+    Ok(match term {
+        Term::NamedNode(n) => Term::NamedNode(map_named_node(n, f)?),
+        Term::Triple(t) => {
+            let t = *t;
+            Term::Triple(Box::new(oxrdf::Triple {
+                subject: map_subject(t.subject, f)?,
+                predicate: map_named_node(t.predicate, f)?,
+                object: map_term(t.object, f)?,
+            }))
+        }
+        other => other,
+    })
+}
+
+enum Output<W: Write> {
+    /// Line-based output: the input's lines, with IRIs spliced in.
+    Lines(BufWriter<W>),
+    /// A serializer, made when the first statement (and the input's prefixes) are known.
+    Graph(Option<W>, Option<Box<WriterQuadSerializer<W>>>),
+}
+
+/// One rewrite in progress: one output, one or more inputs.
+pub struct Session<'s, W: Write> {
+    rewriter: &'s Rewriter,
+    output: Output<W>,
+    observer: Box<dyn Observer + 's>,
+    links: Option<Box<dyn Write + 's>>,
+    map: Option<Box<dyn Write + 's>>,
+    rejects: Option<Box<dyn Write + 's>>,
+    /// Originals already written to the links and map.
+    recorded: HashSet<Box<str>>,
+    /// Fingerprints of the statements written, for `with_dedup`.
+    fingerprints: HashSet<u128>,
+    report: Report,
+    scratch: String,
+    line_quads: Vec<Quad>,
+}
+
+impl<W: Write> fmt::Debug for Session<'_, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session")
+            .field("report", &self.report)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'s, W: Write> Session<'s, W> {
+    /// Tells `observer` about rewrites, invalid identifiers and skipped syntax errors.
+    #[must_use]
+    pub fn with_observer(mut self, observer: impl Observer + 's) -> Self {
+        self.observer = Box::new(observer);
+        self
+    }
+
+    /// Writes `<original> owl:sameAs <canonical> .` once per rewritten IRI.
+    #[must_use]
+    pub fn with_links(mut self, links: impl Write + 's) -> Self {
+        self.links = Some(Box::new(BufWriter::new(links)));
+        self
+    }
+
+    /// Writes `original<TAB>canonical<TAB>kind` once per rewritten IRI.
+    #[must_use]
+    pub fn with_map(mut self, map: impl Write + 's) -> Self {
+        self.map = Some(Box::new(BufWriter::new(map)));
+        self
+    }
+
+    /// In lenient mode, writes the N-Triples/N-Quads lines that do not parse here instead of
+    /// passing them through.
+    #[must_use]
+    pub fn with_rejects(mut self, rejects: impl Write + 's) -> Self {
+        self.rejects = Some(Box::new(BufWriter::new(rejects)));
+        self
+    }
+
+    /// What the session has done so far.
+    #[must_use]
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// Rewrites one input into the session's output.
+    pub fn rewrite(&mut self, input: impl BufRead) -> Result<(), RewriteError> {
+        let mut input = CountingReader {
+            inner: input,
+            count: 0,
+        };
+        let result = match self.output {
+            Output::Lines(_) => self.rewrite_lines(&mut input),
+            Output::Graph(..) => self.rewrite_graph(&mut input),
+        };
+        self.report.bytes_read += input.count;
+        result
+    }
+
+    /// Ends the output (serializers close their last statement) and flushes every writer.
+    pub fn finish(mut self) -> Result<Report, RewriteError> {
+        match self.output {
+            Output::Lines(mut out) => out.flush()?,
+            Output::Graph(writer, serializer) => {
+                let serializer = match serializer {
+                    Some(s) => *s,
+                    None => serializer_for(self.rewriter, writer, &(Vec::new(), None))?,
+                };
+                serializer.finish()?.flush()?;
+            }
+        }
+        for sink in [&mut self.links, &mut self.map, &mut self.rejects]
+            .into_iter()
+            .flatten()
+        {
+            sink.flush()?;
+        }
+        Ok(self.report)
+    }
+
+    /// N-Triples / N-Quads to the same: lines with IRIs spliced in.
+    fn rewrite_lines(&mut self, input: &mut impl BufRead) -> Result<(), RewriteError> {
+        let rewriter = self.rewriter;
+        let mut line = Vec::new();
+        let mut line_no = 0;
+        loop {
+            line.clear();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                return Ok(());
+            }
+            line_no += 1;
+            // Each line is a document of its own: a statement cannot go on to the next line.
+            let Some(mut parser) = LineParser::new(rewriter.input_format, None)? else {
+                return Err(RewriteError::Usage("not a line-based format".into()));
+            };
+            parser.extend(&line);
+            parser.end();
+            self.line_quads.clear();
+            let mut error = None;
+            while let Some(result) = parser.next() {
+                match result {
+                    Ok(quad) => self.line_quads.push(quad),
+                    Err(e) => {
+                        let at = source::error_location(&e);
+                        let at = Location::new(line_no, at.column);
+                        error = error.or_else(|| Some((at, e.message().to_owned())));
+                    }
+                }
+            }
+            if let Some((location, message)) = error {
+                self.skip_bad_line(location, message, &line)?;
+                continue;
+            }
+            let statements = self.line_quads.len() as u64;
+            self.report.statements_read += statements;
+            if rewriter.dedup && statements > 0 && self.line_is_duplicate() {
+                self.report.duplicates_dropped += statements;
+                continue;
+            }
+            self.splice_line(&line, line_no)?;
+            self.report.statements_written += statements;
+        }
+    }
+
+    /// A line that does not parse: an error, or (lenient) reported and passed on.
+    fn skip_bad_line(
+        &mut self,
+        location: Location,
+        message: String,
+        line: &[u8],
+    ) -> Result<(), RewriteError> {
+        self.report.syntax_errors += 1;
+        if !self.rewriter.lenient {
+            return Err(RewriteError::Syntax { location, message });
+        }
+        self.observer.syntax_error(location, &message);
+        match (&mut self.rejects, &mut self.output) {
+            (Some(rejects), _) => rejects.write_all(line)?,
+            (None, Output::Lines(out)) => out.write_all(line)?,
+            (None, Output::Graph(..)) => {}
+        }
+        Ok(())
+    }
+
+    /// Whether every statement of the current line was written before (and remembers them).
+    fn line_is_duplicate(&mut self) -> bool {
+        let quads = std::mem::take(&mut self.line_quads);
+        let mut duplicate = true;
+        for quad in quads.iter().cloned() {
+            let quad = self.rewriter.canonical_quad(quad);
+            duplicate &= self.seen_before(&quad);
+        }
+        self.line_quads = quads;
+        duplicate
+    }
+
+    /// Whether an equal statement was written before; remembers this one.
+    fn seen_before(&mut self, quad: &Quad) -> bool {
+        self.scratch.clear();
+        let _ = write!(self.scratch, "{quad}");
+        !self
+            .fingerprints
+            .insert(xxhash_rust::xxh3::xxh3_128(self.scratch.as_bytes()))
+    }
+
+    /// Writes `line` with its canonicalized IRIs spliced in.
+    fn splice_line(&mut self, line: &[u8], line_no: u64) -> Result<(), RewriteError> {
+        let mut written = 0;
+        for span in lines::term_iris(line) {
+            let Ok(raw) = std::str::from_utf8(&line[span.clone()]) else {
+                continue;
+            };
+            let iri = lines::unescape_iri(raw);
+            let locate = || Location::new(line_no, lines::column(line, span.start - 1));
+            if let Some(canonical) = self.canonicalize(&iri, locate)? {
+                let Output::Lines(out) = &mut self.output else {
+                    unreachable_output()
+                };
+                out.write_all(&line[written..span.start])?;
+                out.write_all(canonical.as_bytes())?;
+                written = span.end;
+            }
+        }
+        let Output::Lines(out) = &mut self.output else {
+            unreachable_output()
+        };
+        out.write_all(&line[written..])?;
+        Ok(())
+    }
+
+    /// Any input to any output: parse, rewrite each statement, serialize.
+    fn rewrite_graph(&mut self, input: &mut impl BufRead) -> Result<(), RewriteError> {
+        let rewriter = self.rewriter;
+        let reader = Reader::new(rewriter.input_format, rewriter.base_iri.as_deref());
+        reader.read(input, |item, line, declarations| match item {
+            Item::Statement(quad, location) => {
+                self.report.statements_read += 1;
+                let mut f = |iri: &str| {
+                    let locate = || locate_in_line(line, iri, location);
+                    self.canonicalize(iri, locate)
+                };
+                let quad = map_quad(quad, &mut f)?;
+                if rewriter.dedup && self.seen_before(&quad) {
+                    self.report.duplicates_dropped += 1;
+                    return Ok(());
+                }
+                self.serializer(declarations)?.serialize_quad(&quad)?;
+                self.report.statements_written += 1;
+                Ok(())
+            }
+            Item::SyntaxError(location, message) => self.skip_bad_line(location, message, line),
+        })
+    }
+
+    /// The serializer, made on first use with the input's declarations.
+    fn serializer(
+        &mut self,
+        declarations: &dyn Fn() -> Declarations,
+    ) -> Result<&mut WriterQuadSerializer<W>, RewriteError> {
+        let Output::Graph(writer, serializer) = &mut self.output else {
+            unreachable_output()
+        };
+        if serializer.is_none() {
+            let made = serializer_for(self.rewriter, writer.take(), &declarations())?;
+            *serializer = Some(Box::new(made));
+        }
+        serializer
+            .as_deref_mut()
+            .ok_or_else(|| RewriteError::Usage("no output".into()))
+    }
+
+    /// The canonical form of `iri` if it changes; records the rewrite or the invalid identifier.
+    fn canonicalize(
+        &mut self,
+        iri: &str,
+        locate: impl Fn() -> Location,
+    ) -> Result<Option<String>, RewriteError> {
+        match self.rewriter.registry.canonicalize_claimed(iri) {
+            None => Ok(None),
+            Some(Ok(c)) if c.iri == iri => Ok(None),
+            Some(Ok(c)) => {
+                let canonical = c.iri.into_owned();
+                self.record(locate(), iri, &canonical, c.kind)?;
+                Ok(Some(canonical))
+            }
+            Some(Err(error)) => {
+                self.report.invalid_identifiers += 1;
+                let location = locate();
+                if self.rewriter.strict {
+                    return Err(RewriteError::InvalidIdentifier {
+                        location,
+                        iri: iri.to_owned(),
+                        error,
+                    });
+                }
+                self.observer.invalid(location, iri, &error);
+                Ok(None)
+            }
+        }
+    }
+
+    fn record(
+        &mut self,
+        location: Location,
+        original: &str,
+        canonical: &str,
+        kind: Kind,
+    ) -> io::Result<()> {
+        *self.report.rewritten.entry(kind).or_default() += 1;
+        self.observer.rewritten(location, original, canonical, kind);
+        if (self.links.is_some() || self.map.is_some()) && self.recorded.insert(original.into()) {
+            if let Some(links) = &mut self.links {
+                writeln!(
+                    links,
+                    "<{original}> <http://www.w3.org/2002/07/owl#sameAs> <{canonical}> ."
+                )?;
+            }
+            if let Some(map) = &mut self.map {
+                writeln!(map, "{original}\t{canonical}\t{kind}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn unreachable_output() -> ! {
+    unreachable!("a session's output kind is fixed when it is made")
+}
+
+/// The serializer of the rewriter's output format, with the input's prefixes and base.
+fn serializer_for<W: Write>(
+    rewriter: &Rewriter,
+    writer: Option<W>,
+    (prefixes, base): &Declarations,
+) -> Result<WriterQuadSerializer<W>, RewriteError> {
+    let writer =
+        writer.ok_or_else(|| RewriteError::Usage("the output was already taken".into()))?;
+    let mut serializer = RdfSerializer::from_format(rewriter.output_format);
+    for (name, iri) in prefixes {
+        serializer = match serializer.clone().with_prefix(name.as_str(), iri.as_str()) {
+            Ok(s) => s,
+            Err(_) => serializer,
+        };
+    }
+    if let Some(base) = base {
+        serializer = serializer
+            .clone()
+            .with_base_iri(base.as_str())
+            .unwrap_or(serializer);
+    }
+    Ok(serializer.for_writer(writer))
+}
+
+/// The location of `iri` written out in full (`<iri>`) on the line a statement ends on.
+fn locate_in_line(line: &[u8], iri: &str, statement: Location) -> Location {
+    let column = memchr::memmem::find(line, iri.as_bytes())
+        .filter(|&at| at > 0 && line[at - 1] == b'<')
+        .map_or(0, |at| lines::column(line, at - 1));
+    Location::new(statement.line, column)
+}
+
+/// A reader that counts the bytes consumed.
+struct CountingReader<R> {
+    inner: R,
+    count: u64,
+}
+
+impl<R: BufRead> io::Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for CountingReader<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.count += amount as u64;
+        self.inner.consume(amount);
+    }
+}
