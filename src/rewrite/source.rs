@@ -51,6 +51,36 @@ impl LineParser {
         }))
     }
 
+    /// A new parser that knows the prefixes and base declared so far, to start again at the next
+    /// line after a syntax error: a bad statement costs only itself, never what follows it.
+    pub(crate) fn restarted(&self) -> Result<Self, RewriteError> {
+        let (prefixes, base) = (self.prefixes(), self.base_iri());
+        Ok(match self {
+            Self::NTriples(_) => Self::NTriples(NTriplesParser::new().low_level()),
+            Self::NQuads(_) => Self::NQuads(NQuadsParser::new().low_level()),
+            Self::Turtle(_) => {
+                let mut parser = TurtleParser::new();
+                if let Some(base) = base {
+                    parser = parser.with_base_iri(base).map_err(bad_base)?;
+                }
+                for (name, iri) in prefixes {
+                    parser = parser.with_prefix(name, iri).map_err(bad_base)?;
+                }
+                Self::Turtle(parser.low_level())
+            }
+            Self::TriG(_) => {
+                let mut parser = TriGParser::new();
+                if let Some(base) = base {
+                    parser = parser.with_base_iri(base).map_err(bad_base)?;
+                }
+                for (name, iri) in prefixes {
+                    parser = parser.with_prefix(name, iri).map_err(bad_base)?;
+                }
+                Self::TriG(parser.low_level())
+            }
+        })
+    }
+
     pub(crate) fn extend(&mut self, data: &[u8]) {
         match self {
             Self::NTriples(p) => p.extend_from_slice(data),
@@ -80,14 +110,17 @@ impl LineParser {
         }
     }
 
-    /// The prefixes declared so far.
+    /// The prefixes declared so far, sorted by name (the parser keeps no order): a rewrite's
+    /// output is the same on every run.
     pub(crate) fn prefixes(&self) -> Vec<(String, String)> {
         let own = |(name, iri): (&str, &str)| (name.to_owned(), iri.to_owned());
-        match self {
+        let mut prefixes: Vec<_> = match self {
             Self::Turtle(p) => p.prefixes().map(own).collect(),
             Self::TriG(p) => p.prefixes().map(own).collect(),
             Self::NTriples(_) | Self::NQuads(_) => Vec::new(),
-        }
+        };
+        prefixes.sort();
+        prefixes
     }
 
     /// The base IRI declared so far.
@@ -179,6 +212,8 @@ fn read_lines(
 ) -> Result<(), RewriteError> {
     let mut line = Vec::new();
     let mut line_no = 0;
+    // Lines fed to the parsers before the current one (which starts again after an error).
+    let mut lines_before = 0;
     loop {
         line.clear();
         let read = input.read_until(b'\n', &mut line)?;
@@ -188,16 +223,28 @@ fn read_lines(
             line_no += 1;
             parser.extend(&line);
         }
+        let mut failed = false;
         while let Some(result) = parser.next() {
             let item = match result {
                 Ok(quad) => Item::Statement(quad, Location::new(line_no, 0)),
-                Err(e) => Item::SyntaxError(error_location(&e), e.message().to_owned()),
+                Err(e) => {
+                    failed = true;
+                    let at = error_location(&e);
+                    Item::SyntaxError(
+                        Location::new(lines_before + at.line, at.column),
+                        e.message().to_owned(),
+                    )
+                }
             };
             let declarations = || (parser.prefixes(), parser.base_iri());
             on_item(item, &line, &declarations)?;
         }
         if read == 0 {
             return Ok(());
+        }
+        if failed {
+            parser = parser.restarted()?;
+            lines_before = line_no;
         }
     }
 }

@@ -1,0 +1,389 @@
+//! `pidcanon rewrite` and `pidcanon check` end to end: stdin and stdout, files, every format
+//! pair, links, map, dedup, lenient and strict, exit statuses, no partial output on failure.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const NT: &str = "\
+# a comment stays
+<info:fedora/demo%3a1> <http://purl.org/dc/terms/relation> <hdl://10013/x> .
+<info:fedora/demo:1> <http://purl.org/dc/terms/title> \"Caf\\u00E9\"@EN .
+
+<http://dx.doi.org/10.1000/ABC> <http://example.org/p> \"x\"^^<http://dx.doi.org/10.1/X> . # <hdl:1/2>
+<info:fedora/demo:1> <http://purl.org/dc/terms/relation> <hdl:10013/x> .
+";
+
+const NT_REWRITTEN: &str = "\
+# a comment stays
+<info:fedora/demo:1> <http://purl.org/dc/terms/relation> <hdl:10013/x> .
+<info:fedora/demo:1> <http://purl.org/dc/terms/title> \"Caf\\u00E9\"@EN .
+
+<https://doi.org/10.1000/abc> <http://example.org/p> \"x\"^^<http://dx.doi.org/10.1/X> . # <hdl:1/2>
+<info:fedora/demo:1> <http://purl.org/dc/terms/relation> <hdl:10013/x> .
+";
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("pidcanon-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Self(dir)
+    }
+
+    fn file(&self, name: &str, content: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, content).expect("written");
+        path
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    fn entries(&self) -> usize {
+        std::fs::read_dir(&self.0).expect("readable").count()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pidcanon"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut input = child.stdin.take().expect("piped");
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    child.wait_with_output().expect("ends")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+#[test]
+fn ntriples_lines_change_only_in_rewritten_iris() {
+    let out = run(&["rewrite", "-q", "-i", "nt"], NT);
+    assert_eq!(text(&out.stdout), NT_REWRITTEN);
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "-q prints nothing: {}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn stdin_defaults_to_nquads_and_the_summary_goes_to_stderr() {
+    let out = run(&["rewrite"], NT);
+    assert_eq!(text(&out.stdout), NT_REWRITTEN);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "4 statements read, 4 written; 3 IRIs rewritten (fedora-object 1, handle 1, doi 1)"
+        ),
+        "{stderr}"
+    );
+
+    let out = run(&["rewrite", "--report", "json"], NT);
+    let report: serde_json::Value = serde_json::from_slice(&out.stderr).expect("JSON on stderr");
+    assert_eq!(report["statements_read"], 4);
+    assert_eq!(report["rewritten"]["doi"], 1);
+    assert_eq!(report["bytes_read"], NT.len());
+}
+
+#[test]
+fn files_in_and_out_with_links_map_and_dedup() {
+    let dir = Dir::new("files");
+    let input = dir.file("in.nt", NT);
+    let (output, links, map) = (
+        dir.path("out.nt"),
+        dir.path("links.nt"),
+        dir.path("map.tsv"),
+    );
+    let out = run(
+        &[
+            "rewrite",
+            "-q",
+            "--dedup",
+            "-o",
+            p(&output),
+            "--links",
+            p(&links),
+            "--map",
+            p(&map),
+            p(&input),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let expected: String = NT_REWRITTEN
+        .lines()
+        .take(5)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        std::fs::read_to_string(&output).expect("output"),
+        expected,
+        "the duplicate last line is dropped"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&links).expect("links"),
+        "<info:fedora/demo%3a1> <http://www.w3.org/2002/07/owl#sameAs> <info:fedora/demo:1> .\n\
+         <hdl://10013/x> <http://www.w3.org/2002/07/owl#sameAs> <hdl:10013/x> .\n\
+         <http://dx.doi.org/10.1000/ABC> <http://www.w3.org/2002/07/owl#sameAs> <https://doi.org/10.1000/abc> .\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&map).expect("map"),
+        "info:fedora/demo%3a1\tinfo:fedora/demo:1\tfedora-object\nhdl://10013/x\thdl:10013/x\thandle\n\
+         http://dx.doi.org/10.1000/ABC\thttps://doi.org/10.1000/abc\tdoi\n"
+    );
+    assert_eq!(dir.entries(), 4, "no temporary file is left");
+}
+
+#[test]
+fn every_format_pair_round_trips() {
+    let dir = Dir::new("formats");
+    let input = dir.file("in.nt", NT);
+    let formats = ["nt", "nq", "ttl", "trig", "rdfxml"];
+    for from in formats {
+        let source = dir.path(&format!("source.{from}"));
+        let made = run(
+            &["rewrite", "-q", "--to", from, "-o", p(&source), p(&input)],
+            "",
+        );
+        assert!(made.status.success(), "to {from}: {}", text(&made.stderr));
+        for to in formats {
+            let out = run(&["rewrite", "-q", "-i", from, "--to", to, p(&source)], "");
+            assert!(
+                out.status.success(),
+                "{from} -> {to}: {}",
+                text(&out.stderr)
+            );
+            let back = run(
+                &["rewrite", "-q", "-i", to, "--to", "nt"],
+                &text(&out.stdout),
+            );
+            let statement = |l: &str| l.split_once(" .").map(|(s, _)| s.to_owned());
+            let mut lines: Vec<String> = text(&back.stdout).lines().filter_map(statement).collect();
+            lines.sort();
+            lines.dedup();
+            assert_eq!(lines.len(), 3, "{from} -> {to}: {lines:?}");
+            assert!(
+                lines
+                    .iter()
+                    .all(|l| !l.contains("%3a") && !l.contains("dx.doi.org/10.1000")),
+                "{from} -> {to}: {lines:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn turtle_output_keeps_the_prefixes() {
+    let ttl = "@prefix dc: <http://purl.org/dc/terms/> .\n@prefix fed: <info:fedora/> .\n<info:fedora/demo%3a1> dc:relation fed:demo%3a2 .\n";
+    let out = run(&["rewrite", "-q", "-i", "ttl"], ttl);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("@prefix dc: <http://purl.org/dc/terms/> ."),
+        "{stdout}"
+    );
+    assert!(stdout.contains("dc:relation"), "{stdout}");
+    assert!(
+        stdout.contains("fed:demo:1") && stdout.contains("fed:demo:2"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn syntax_errors_exit_2_naming_the_line_and_leave_no_output() {
+    let dir = Dir::new("syntax");
+    let bad = dir.file(
+        "bad.nt",
+        "<http://a/> <http://b/> <http://c/> .\n<http://a/#x#y> <http://b/> <http://c/> .\n",
+    );
+    let existing = dir.file("out.nt", "keep me\n");
+    let out = run(&["rewrite", "-o", p(&existing), p(&bad)], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(&format!("{}:2:", p(&bad))),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&existing).expect("kept"),
+        "keep me\n",
+        "an existing file is untouched"
+    );
+    assert_eq!(dir.entries(), 2, "no temporary file is left");
+
+    let fresh = dir.path("fresh.nt");
+    let out = run(&["rewrite", "-q", "-o", p(&fresh), p(&bad)], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!fresh.exists(), "no partial output");
+}
+
+#[test]
+fn lenient_passes_bad_lines_through_or_to_the_rejects() {
+    let dir = Dir::new("lenient");
+    let input = "<info:fedora/demo%3a1> <http://b/> <http://c/> .\n<http://a/#x#y> <http://b/> <http://c/> .\n";
+    let out = run(&["rewrite", "--lenient", "-i", "nt"], input);
+    assert!(out.status.success());
+    assert_eq!(
+        text(&out.stdout),
+        "<info:fedora/demo:1> <http://b/> <http://c/> .\n<http://a/#x#y> <http://b/> <http://c/> .\n",
+        "nothing is lost"
+    );
+    assert!(
+        text(&out.stderr).contains("<stdin>:2:"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stderr).contains("1 syntax errors skipped"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let rejects = dir.path("rejects.nt");
+    let out = run(
+        &[
+            "rewrite",
+            "-q",
+            "--lenient",
+            "--reject",
+            p(&rejects),
+            "-i",
+            "nt",
+        ],
+        input,
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        text(&out.stdout),
+        "<info:fedora/demo:1> <http://b/> <http://c/> .\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&rejects).expect("rejects"),
+        "<http://a/#x#y> <http://b/> <http://c/> .\n"
+    );
+
+    let ttl = "<http://a/> <http://b/> <info:fedora/demo%3a1> .\n<http://a/> <http://b/> .\n<http://a/> <http://b/> <hdl:1/x> .\n";
+    let out = run(&["rewrite", "--lenient", "-i", "ttl", "--to", "nt"], ttl);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "<http://a/> <http://b/> <info:fedora/demo:1> .\n<http://a/> <http://b/> <hdl:1/x> .\n"
+    );
+    assert!(
+        text(&out.stderr).contains("<stdin>:2:"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn invalid_identifiers_are_kept_and_reported_or_fatal_under_strict() {
+    let input = "<info:fedora/de_mo:1> <http://b/> <http://c/> .\n";
+    let out = run(&["rewrite", "-i", "nt"], input);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), input);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("<stdin>:1:1: invalid identifier <info:fedora/de_mo:1>"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("1 invalid identifiers"), "{stderr}");
+
+    let out = run(&["rewrite", "--strict", "-i", "nt"], input);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn check_lists_what_is_not_canonical() {
+    let dir = Dir::new("check");
+    let input = dir.file("in.nt", NT);
+    let out = run(&["check", p(&input)], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "{}:2:1: <info:fedora/demo%3a1> is not canonical: <info:fedora/demo:1> (fedora-object)",
+            p(&input)
+        )),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+
+    let clean = dir.file("clean.nt", NT_REWRITTEN);
+    let out = run(&["check", p(&clean)], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["rewrite", "-i", "json-ld-ish"],
+        vec!["rewrite", "--to", "n3"],
+        vec!["rewrite", "no-such-file.nt"],
+        vec!["rewrite", "--base", "not an iri", "-i", "ttl"],
+        vec!["rewrite", "--fedora-base", "ftp://x/"],
+        vec!["rewrite", "--strict", "--lenient"],
+    ] {
+        let out = run(&args, "");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = run(
+        &["rewrite", "-q", "-i", "nq", "--to", "nt"],
+        "<http://a/> <http://b/> <http://c/> <http://g/> .\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "named graphs cannot go to N-Triples"
+    );
+}
+
+#[test]
+fn a_closed_stdout_is_a_quiet_stop() {
+    let big: String = (0..200_000)
+        .map(|i| format!("<info:fedora/demo%3a{i}> <http://b/> <http://c/> .\n"))
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pidcanon"))
+        .args(["rewrite", "-q", "-i", "nt"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(big.as_bytes());
+    });
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("ends");
+    let _ = writer.join();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
