@@ -71,6 +71,10 @@ pub(crate) struct RewriteArgs {
     /// With --lenient, write the N-Triples/N-Quads lines that do not parse to FILE.
     #[arg(long, value_name = "FILE", requires = "lenient")]
     pub(crate) reject: Option<PathBuf>,
+    /// Threads for N-Triples/N-Quads to N-Triples/N-Quads [default: the number of cores]; the
+    /// output is the same whatever the number.
+    #[arg(long, value_name = "N")]
+    pub(crate) threads: Option<usize>,
     /// Print the summary as JSON (on stderr).
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     pub(crate) report: Option<String>,

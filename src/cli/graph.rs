@@ -28,6 +28,8 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     } else {
         rewriter
     };
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let rewriter = rewriter.with_threads(args.threads.unwrap_or(cores));
     let output = Output::new(args.output.as_deref())?;
     let sidecars = [&args.links, &args.map, &args.reject]
         .map(|p| p.as_deref().map(AtomicFile::create).transpose());
@@ -220,6 +222,10 @@ impl Diagnostics {
 struct Shared(Rc<Diagnostics>);
 
 impl Observer for Shared {
+    fn hears_rewrites(&self) -> bool {
+        self.0.listing
+    }
+
     fn rewritten(&mut self, location: Location, original: &str, canonical: &str, kind: Kind) {
         if self.0.listing {
             self.0.found.set(self.0.found.get() + 1);

@@ -27,15 +27,19 @@
 //! statement, plus the set's overhead) and for `--links`/`--map` (each distinct rewritten IRI
 //! once).
 
+mod cache;
+mod chunk;
 mod lines;
+mod ntriples;
 mod source;
 
 pub use oxrdfio::RdfFormat;
 
-use crate::{IdError, Kind, Registry};
+use crate::{Canonical, IdError, Kind, Registry};
 use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use oxrdfio::{RdfSerializer, WriterQuadSerializer};
-use source::{Declarations, Item, LineParser, Reader};
+use source::{Declarations, Item, Reader};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::{self, Write as _};
 use std::io::{self, BufRead, BufWriter, Write};
@@ -107,6 +111,12 @@ pub enum RewriteError {
 
 /// Told about what a rewrite finds, as it goes (the CLI prints these on stderr).
 pub trait Observer {
+    /// Whether [`rewritten`](Observer::rewritten) wants to hear of every rewrite; when it does
+    /// not, the rewriter saves locating each one (the default hears them).
+    fn hears_rewrites(&self) -> bool {
+        true
+    }
+
     /// An IRI was rewritten.
     fn rewritten(&mut self, location: Location, original: &str, canonical: &str, kind: Kind) {
         let _ = (location, original, canonical, kind);
@@ -124,7 +134,11 @@ pub trait Observer {
 }
 
 /// An observer that ignores everything.
-impl Observer for () {}
+impl Observer for () {
+    fn hears_rewrites(&self) -> bool {
+        false
+    }
+}
 
 /// What a rewrite did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -163,6 +177,7 @@ pub struct Rewriter {
     strict: bool,
     lenient: bool,
     dedup: bool,
+    threads: usize,
 }
 
 impl Rewriter {
@@ -177,6 +192,7 @@ impl Rewriter {
             strict: false,
             lenient: false,
             dedup: false,
+            threads: 1,
         }
     }
 
@@ -233,6 +249,14 @@ impl Rewriter {
         self
     }
 
+    /// Rewrites N-Triples / N-Quads on `threads` threads (1 by default), chunk by chunk, written
+    /// in the input's order: the output is the same as with one thread.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
     /// The adapters.
     #[must_use]
     pub fn registry(&self) -> &Registry {
@@ -253,7 +277,7 @@ impl Rewriter {
         let output = if self.line_based() {
             Output::Lines(BufWriter::with_capacity(1 << 16, writer))
         } else {
-            Output::Graph(Some(writer), None)
+            Output::Graph(Some(BufWriter::with_capacity(1 << 16, writer)), None)
         };
         Session {
             rewriter: self,
@@ -266,7 +290,7 @@ impl Rewriter {
             fingerprints: HashSet::new(),
             report: Report::default(),
             scratch: String::new(),
-            line_quads: Vec::new(),
+            cache: cache::Cache::new(),
         }
     }
 
@@ -291,7 +315,10 @@ impl Rewriter {
     pub fn canonical_quad(&self, quad: Quad) -> Quad {
         let mut silent = |iri: &str| -> Result<Option<String>, std::convert::Infallible> {
             Ok(match self.registry.canonicalize_claimed(iri) {
-                Some(Ok(c)) if c.iri != iri => Some(c.iri.into_owned()),
+                Some(Ok(Canonical {
+                    iri: Cow::Owned(canonical),
+                    ..
+                })) if canonical != iri => Some(canonical),
                 _ => None,
             })
         };
@@ -360,7 +387,10 @@ enum Output<W: Write> {
     /// Line-based output: the input's lines, with IRIs spliced in.
     Lines(BufWriter<W>),
     /// A serializer, made when the first statement (and the input's prefixes) are known.
-    Graph(Option<W>, Option<Box<WriterQuadSerializer<W>>>),
+    Graph(
+        Option<BufWriter<W>>,
+        Option<Box<WriterQuadSerializer<BufWriter<W>>>>,
+    ),
 }
 
 /// One rewrite in progress: one output, one or more inputs.
@@ -377,7 +407,7 @@ pub struct Session<'s, W: Write> {
     fingerprints: HashSet<u128>,
     report: Report,
     scratch: String,
-    line_quads: Vec<Quad>,
+    cache: cache::Cache,
 }
 
 impl<W: Write> fmt::Debug for Session<'_, W> {
@@ -459,51 +489,144 @@ impl<'s, W: Write> Session<'s, W> {
         Ok(self.report)
     }
 
-    /// N-Triples / N-Quads to the same: lines with IRIs spliced in.
+    /// N-Triples / N-Quads to the same: chunks of lines with IRIs spliced in, on as many threads as
+    /// the rewriter has, applied in order.
     fn rewrite_lines(&mut self, input: &mut impl BufRead) -> Result<(), RewriteError> {
         let rewriter = self.rewriter;
-        let mut line = Vec::new();
-        let mut line_no = 0;
+        let needs = chunk::Needs {
+            rewrite_events: self.observer.hears_rewrites()
+                || self.links.is_some()
+                || self.map.is_some(),
+            rejects: self.rejects.is_some(),
+        };
+        let mut workers: Vec<_> = (0..rewriter.threads)
+            .map(|_| chunk::LineWorker::new(rewriter, needs))
+            .collect();
+        let mut chunks = vec![Vec::new(); rewriter.threads];
+        let mut results: Vec<chunk::ChunkResult> =
+            (0..rewriter.threads).map(|_| Default::default()).collect();
+        let mut first_line = 1;
         loop {
-            line.clear();
-            if input.read_until(b'\n', &mut line)? == 0 {
+            let mut filled = 0;
+            for buffer in &mut chunks {
+                if chunk::read_chunk(input, buffer)? == 0 {
+                    break;
+                }
+                filled += 1;
+            }
+            if filled == 0 {
                 return Ok(());
             }
-            line_no += 1;
-            // Each line is a document of its own: a statement cannot go on to the next line.
-            let Some(mut parser) = LineParser::new(rewriter.input_format, None)? else {
-                return Err(RewriteError::Usage("not a line-based format".into()));
-            };
-            parser.extend(&line);
-            parser.end();
-            self.line_quads.clear();
-            let mut error = None;
-            while let Some(result) = parser.next() {
-                match result {
-                    Ok(quad) => self.line_quads.push(quad),
-                    Err(e) => {
-                        let at = source::error_location(&e);
-                        let at = Location::new(line_no, at.column);
-                        error = error.or_else(|| Some((at, e.message().to_owned())));
+            let jobs = workers
+                .iter_mut()
+                .zip(&chunks[..filled])
+                .zip(&mut results[..filled]);
+            if filled == 1 {
+                jobs.for_each(|((worker, buffer), result)| worker.process(buffer, result));
+            } else {
+                std::thread::scope(|scope| {
+                    for ((worker, buffer), result) in jobs {
+                        scope.spawn(move || worker.process(buffer, result));
                     }
-                }
+                });
             }
-            if let Some((location, message)) = error {
-                self.skip_bad_line(location, message, &line)?;
-                continue;
+            for result in &mut results[..filled] {
+                self.apply(result, first_line)?;
+                first_line += result.lines;
             }
-            let statements = self.line_quads.len() as u64;
-            self.report.statements_read += statements;
-            if rewriter.dedup && statements > 0 && self.line_is_duplicate() {
-                self.report.duplicates_dropped += statements;
-                continue;
-            }
-            self.splice_line(&line, line_no)?;
-            self.report.statements_written += statements;
         }
     }
 
-    /// A line that does not parse: an error, or (lenient) reported and passed on.
+    /// Applies a rewritten chunk whose first line is `first_line`: its events in order, then its
+    /// output, less the duplicates.
+    fn apply(
+        &mut self,
+        result: &mut chunk::ChunkResult,
+        first_line: u64,
+    ) -> Result<(), RewriteError> {
+        let at = |line: u64, column: u64| Location::new(first_line + line - 1, column);
+        self.report.statements_read += result.statements;
+        for (kind, n) in &result.rewritten {
+            *self.report.rewritten.entry(*kind).or_default() += n;
+        }
+        let Output::Lines(out) = &mut self.output else {
+            unreachable_output()
+        };
+        let mut written = 0;
+        let mut duplicates = 0;
+        for event in result.events.drain(..) {
+            match event {
+                chunk::Event::Rewritten {
+                    line,
+                    column,
+                    original,
+                    canonical,
+                    kind,
+                } => {
+                    let sinks = (&mut self.recorded, &mut self.links, &mut self.map);
+                    notify_rewrite(
+                        &mut *self.observer,
+                        sinks,
+                        at(line, column),
+                        &original,
+                        &canonical,
+                        kind,
+                    )?;
+                }
+                chunk::Event::Invalid {
+                    line,
+                    column,
+                    iri,
+                    error,
+                } => {
+                    self.report.invalid_identifiers += 1;
+                    if self.rewriter.strict {
+                        return Err(RewriteError::InvalidIdentifier {
+                            location: at(line, column),
+                            iri: iri.into(),
+                            error,
+                        });
+                    }
+                    self.observer.invalid(at(line, column), &iri, &error);
+                }
+                chunk::Event::Syntax {
+                    line,
+                    column,
+                    message,
+                    rejected,
+                } => {
+                    self.report.syntax_errors += 1;
+                    if !self.rewriter.lenient {
+                        return Err(RewriteError::Syntax {
+                            location: at(line, column),
+                            message,
+                        });
+                    }
+                    self.observer.syntax_error(at(line, column), &message);
+                    if let Some(rejects) = &mut self.rejects {
+                        rejects.write_all(&rejected)?;
+                    }
+                }
+                chunk::Event::Statement {
+                    fingerprint,
+                    output,
+                } => {
+                    if !self.fingerprints.insert(fingerprint) {
+                        out.write_all(&result.output[written..output.start])?;
+                        written = output.end;
+                        duplicates += 1;
+                    }
+                }
+            }
+        }
+        out.write_all(&result.output[written..])?;
+        self.report.duplicates_dropped += duplicates;
+        self.report.statements_written += result.statements - duplicates;
+        Ok(())
+    }
+
+    /// A statement that does not parse: an error, or (lenient) reported and skipped; an
+    /// N-Triples/N-Quads line goes to the rejects.
     fn skip_bad_line(
         &mut self,
         location: Location,
@@ -515,24 +638,14 @@ impl<'s, W: Write> Session<'s, W> {
             return Err(RewriteError::Syntax { location, message });
         }
         self.observer.syntax_error(location, &message);
-        match (&mut self.rejects, &mut self.output) {
-            (Some(rejects), _) => rejects.write_all(line)?,
-            (None, Output::Lines(out)) => out.write_all(line)?,
-            (None, Output::Graph(..)) => {}
+        let line_based = matches!(
+            self.rewriter.input_format,
+            RdfFormat::NTriples | RdfFormat::NQuads
+        );
+        if let (Some(rejects), true) = (&mut self.rejects, line_based) {
+            rejects.write_all(line)?;
         }
         Ok(())
-    }
-
-    /// Whether every statement of the current line was written before (and remembers them).
-    fn line_is_duplicate(&mut self) -> bool {
-        let quads = std::mem::take(&mut self.line_quads);
-        let mut duplicate = true;
-        for quad in quads.iter().cloned() {
-            let quad = self.rewriter.canonical_quad(quad);
-            duplicate &= self.seen_before(&quad);
-        }
-        self.line_quads = quads;
-        duplicate
     }
 
     /// Whether an equal statement was written before; remembers this one.
@@ -542,31 +655,6 @@ impl<'s, W: Write> Session<'s, W> {
         !self
             .fingerprints
             .insert(xxhash_rust::xxh3::xxh3_128(self.scratch.as_bytes()))
-    }
-
-    /// Writes `line` with its canonicalized IRIs spliced in.
-    fn splice_line(&mut self, line: &[u8], line_no: u64) -> Result<(), RewriteError> {
-        let mut written = 0;
-        for span in lines::term_iris(line) {
-            let Ok(raw) = std::str::from_utf8(&line[span.clone()]) else {
-                continue;
-            };
-            let iri = lines::unescape_iri(raw);
-            let locate = || Location::new(line_no, lines::column(line, span.start - 1));
-            if let Some(canonical) = self.canonicalize(&iri, locate)? {
-                let Output::Lines(out) = &mut self.output else {
-                    unreachable_output()
-                };
-                out.write_all(&line[written..span.start])?;
-                out.write_all(canonical.as_bytes())?;
-                written = span.end;
-            }
-        }
-        let Output::Lines(out) = &mut self.output else {
-            unreachable_output()
-        };
-        out.write_all(&line[written..])?;
-        Ok(())
     }
 
     /// Any input to any output: parse, rewrite each statement, serialize.
@@ -597,7 +685,7 @@ impl<'s, W: Write> Session<'s, W> {
     fn serializer(
         &mut self,
         declarations: &dyn Fn() -> Declarations,
-    ) -> Result<&mut WriterQuadSerializer<W>, RewriteError> {
+    ) -> Result<&mut WriterQuadSerializer<BufWriter<W>>, RewriteError> {
         let Output::Graph(writer, serializer) = &mut self.output else {
             unreachable_output()
         };
@@ -616,15 +704,18 @@ impl<'s, W: Write> Session<'s, W> {
         iri: &str,
         locate: impl Fn() -> Location,
     ) -> Result<Option<String>, RewriteError> {
-        match self.rewriter.registry.canonicalize_claimed(iri) {
-            None => Ok(None),
-            Some(Ok(c)) if c.iri == iri => Ok(None),
-            Some(Ok(c)) => {
-                let canonical = c.iri.into_owned();
-                self.record(locate(), iri, &canonical, c.kind)?;
-                Ok(Some(canonical))
+        match self.cache.lookup(&self.rewriter.registry, iri).clone() {
+            cache::Outcome::Unchanged => Ok(None),
+            cache::Outcome::Changed(canonical, kind) => {
+                let location = if self.observer.hears_rewrites() {
+                    locate()
+                } else {
+                    Location::unknown()
+                };
+                self.record(location, iri, &canonical, kind)?;
+                Ok(Some(canonical.into_string()))
             }
-            Some(Err(error)) => {
+            cache::Outcome::Invalid(error) => {
                 self.report.invalid_identifiers += 1;
                 let location = locate();
                 if self.rewriter.strict {
@@ -648,20 +739,47 @@ impl<'s, W: Write> Session<'s, W> {
         kind: Kind,
     ) -> io::Result<()> {
         *self.report.rewritten.entry(kind).or_default() += 1;
-        self.observer.rewritten(location, original, canonical, kind);
-        if (self.links.is_some() || self.map.is_some()) && self.recorded.insert(original.into()) {
-            if let Some(links) = &mut self.links {
-                writeln!(
-                    links,
-                    "<{original}> <http://www.w3.org/2002/07/owl#sameAs> <{canonical}> ."
-                )?;
-            }
-            if let Some(map) = &mut self.map {
-                writeln!(map, "{original}\t{canonical}\t{kind}")?;
-            }
-        }
-        Ok(())
+        let sinks = (&mut self.recorded, &mut self.links, &mut self.map);
+        notify_rewrite(
+            &mut *self.observer,
+            sinks,
+            location,
+            original,
+            canonical,
+            kind,
+        )
     }
+}
+
+/// Where rewrites are written down: the originals seen, the links, the map.
+type Sinks<'a, 's> = (
+    &'a mut HashSet<Box<str>>,
+    &'a mut Option<Box<dyn Write + 's>>,
+    &'a mut Option<Box<dyn Write + 's>>,
+);
+
+/// Tells the observer of a rewrite, and writes it to the links and map the first time.
+fn notify_rewrite(
+    observer: &mut dyn Observer,
+    (recorded, links, map): Sinks<'_, '_>,
+    location: Location,
+    original: &str,
+    canonical: &str,
+    kind: Kind,
+) -> io::Result<()> {
+    observer.rewritten(location, original, canonical, kind);
+    if (links.is_some() || map.is_some()) && recorded.insert(original.into()) {
+        if let Some(links) = links {
+            writeln!(
+                links,
+                "<{original}> <http://www.w3.org/2002/07/owl#sameAs> <{canonical}> ."
+            )?;
+        }
+        if let Some(map) = map {
+            writeln!(map, "{original}\t{canonical}\t{kind}")?;
+        }
+    }
+    Ok(())
 }
 
 fn unreachable_output() -> ! {

@@ -81,6 +81,15 @@ impl LineParser {
         })
     }
 
+    /// The parser of a line-based format: N-Quads when `quads`, else N-Triples.
+    pub(crate) fn for_lines(quads: bool) -> Self {
+        if quads {
+            Self::NQuads(NQuadsParser::new().low_level())
+        } else {
+            Self::NTriples(NTriplesParser::new().low_level())
+        }
+    }
+
     pub(crate) fn extend(&mut self, data: &[u8]) {
         match self {
             Self::NTriples(p) => p.extend_from_slice(data),
@@ -193,10 +202,11 @@ impl<'p> Reader<'p> {
                 }
             };
             let declarations = || {
-                let prefixes = quads
+                let mut prefixes: Vec<_> = quads
                     .prefixes()
                     .map(|(n, i)| (n.to_owned(), i.to_owned()))
                     .collect();
+                prefixes.sort();
                 (prefixes, quads.base_iri().map(str::to_owned))
             };
             on_item(item, b"", &declarations)?;

@@ -641,12 +641,10 @@ impl SchemeAdapter for FedoraAdapter {
         &["fedora"]
     }
 
-    fn uri_schemes(&self) -> Vec<String> {
-        let mut schemes = vec!["info".to_owned()];
-        if !self.bases.is_empty() {
-            schemes.extend(["http".to_owned(), "https".to_owned()]);
-        }
-        schemes
+    fn routes(&self) -> Vec<String> {
+        let mut routes = vec!["info".to_owned()];
+        routes.extend(self.bases.iter().flat_map(UrlPrefix::routes));
+        routes
     }
 
     fn claims(&self, iri: &str) -> bool {

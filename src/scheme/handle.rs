@@ -294,7 +294,9 @@ impl HandleAdapter {
         if starts_with_ignore_case(iri, "doi:") {
             return Ok((doi_name(&iri[4..], 4)?, ""));
         }
-        crate::iri::validate(iri).map_err(|e| e.with_kind(Kind::Handle))?;
+        if !crate::iri::is_plain_absolute_iri(iri) {
+            crate::iri::validate(iri).map_err(|e| e.with_kind(Kind::Handle))?;
+        }
         if starts_with_ignore_case(iri, "hdl://") {
             let rest = &iri[6..];
             let (authority, after) =
@@ -349,7 +351,7 @@ impl HandleAdapter {
                 && !local
                     .match_indices('%')
                     .any(|(i, _)| pct::escape_at(local, i).is_some_and(|b| b.is_ascii_control()))
-                && crate::iri::validate(iri).is_ok();
+                && (crate::iri::is_plain_absolute_iri(iri) || crate::iri::validate(iri).is_ok());
             canonical.then_some(kind)
         })
     }
@@ -366,10 +368,15 @@ impl SchemeAdapter for HandleAdapter {
         &["handle", "doi"]
     }
 
-    fn uri_schemes(&self) -> Vec<String> {
-        ["hdl", "doi", "info", "urn", "http", "https"]
-            .map(str::to_owned)
-            .to_vec()
+    fn routes(&self) -> Vec<String> {
+        let mut routes: Vec<String> = ["hdl", "doi", "info", "urn"].map(str::to_owned).to_vec();
+        routes.extend(
+            PROXIES
+                .iter()
+                .chain(&self.resolvers)
+                .flat_map(UrlPrefix::routes),
+        );
+        routes
     }
 
     fn claims(&self, iri: &str) -> bool {

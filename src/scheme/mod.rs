@@ -71,9 +71,10 @@ pub trait SchemeAdapter: Send + Sync {
     /// The names `--scheme` selects this adapter by (e.g. `["handle", "doi"]`).
     fn names(&self) -> &'static [&'static str];
 
-    /// The lower-case URI schemes of the IRIs this adapter may claim; the registry asks only the
-    /// adapters of an IRI's scheme.
-    fn uri_schemes(&self) -> Vec<String>;
+    /// Where the IRIs this adapter may claim are: lower-case URI schemes (`"info"`), and for
+    /// `http`/`https` URLs the scheme and host (`"https://doi.org"`, no port). The registry asks
+    /// only the adapters of an IRI's route, so an IRI of another host costs one lookup.
+    fn routes(&self) -> Vec<String>;
 
     /// Whether `iri` is written in one of this adapter's full forms. Cheap: a prefix test.
     fn claims(&self, iri: &str) -> bool;
@@ -105,7 +106,7 @@ pub trait SchemeAdapter: Send + Sync {
 /// ```
 pub struct Registry {
     adapters: Vec<Box<dyn SchemeAdapter>>,
-    /// Lower-case URI scheme → indices into `adapters`, in registration order.
+    /// Route (`scheme` or `scheme://host`) → indices into `adapters`, in registration order.
     routes: Vec<(String, Vec<usize>)>,
 }
 
@@ -157,10 +158,14 @@ impl Registry {
     #[must_use]
     pub fn with_adapter(mut self, adapter: impl SchemeAdapter + 'static) -> Self {
         let index = self.adapters.len();
-        for scheme in adapter.uri_schemes() {
-            match self.routes.iter_mut().find(|(s, _)| *s == scheme) {
+        for route in adapter.routes() {
+            match self
+                .routes
+                .iter_mut()
+                .find(|(r, _)| r.eq_ignore_ascii_case(&route))
+            {
                 Some((_, indices)) => indices.push(index),
-                None => self.routes.push((scheme, vec![index])),
+                None => self.routes.push((route, vec![index])),
             }
         }
         self.adapters.push(Box::new(adapter));
@@ -171,10 +176,16 @@ impl Registry {
     #[must_use]
     pub fn adapter_for(&self, iri: &str) -> Option<&dyn SchemeAdapter> {
         let scheme = scheme_of(iri)?;
+        let route = if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
+            let host = url_prefix::host_of(&iri[scheme.len() + 1..])?;
+            &iri[..scheme.len() + 3 + host.len()]
+        } else {
+            scheme
+        };
         let (_, indices) = self
             .routes
             .iter()
-            .find(|(s, _)| s.eq_ignore_ascii_case(scheme))?;
+            .find(|(r, _)| r.eq_ignore_ascii_case(route))?;
         indices
             .iter()
             .map(|&i| self.adapters[i].as_ref())
@@ -204,6 +215,16 @@ impl Registry {
     pub fn canonicalize_claimed<'a>(&self, iri: &'a str) -> Option<Result<Canonical<'a>, IdError>> {
         self.adapter_for(iri)
             .map(|adapter| checked(adapter.canonicalize(iri)))
+    }
+
+    /// Canonicalizes `iri` by `adapter` (one of this registry's, from [`adapter_for`](Self::adapter_for)),
+    /// with the same checks as [`canonicalize`](Self::canonicalize).
+    pub fn canonicalize_by<'a>(
+        &self,
+        adapter: &dyn SchemeAdapter,
+        iri: &'a str,
+    ) -> Result<Canonical<'a>, IdError> {
+        checked(adapter.canonicalize(iri))
     }
 
     /// Canonicalizes an input that the caller says is of scheme `name` (`--scheme`): the scheme's

@@ -217,7 +217,7 @@ impl SchemeAdapter for OaiAdapter {
         &["oai"]
     }
 
-    fn uri_schemes(&self) -> Vec<String> {
+    fn routes(&self) -> Vec<String> {
         vec!["oai".to_owned()]
     }
 

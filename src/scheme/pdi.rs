@@ -717,7 +717,7 @@ impl SchemeAdapter for PdiAdapter {
         &["pdi"]
     }
 
-    fn uri_schemes(&self) -> Vec<String> {
+    fn routes(&self) -> Vec<String> {
         vec!["urn".to_owned(), "pdi".to_owned()]
     }
 

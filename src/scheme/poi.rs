@@ -122,8 +122,8 @@ impl SchemeAdapter for PoiAdapter {
         &["poi"]
     }
 
-    fn uri_schemes(&self) -> Vec<String> {
-        vec!["http".to_owned(), "https".to_owned()]
+    fn routes(&self) -> Vec<String> {
+        TEMPLATE.routes().to_vec()
     }
 
     fn claims(&self, iri: &str) -> bool {

@@ -58,6 +58,12 @@ impl UrlPrefix {
         })
     }
 
+    /// The `http://HOST` and `https://HOST` routes of this prefix (see `SchemeAdapter::routes`).
+    pub(crate) fn routes(&self) -> [String; 2] {
+        let host = self.authority.split(':').next().unwrap_or_default();
+        [format!("http://{host}"), format!("https://{host}")]
+    }
+
     pub(crate) fn parse_all(
         urls: &[String],
         setting: &'static str,
@@ -77,8 +83,18 @@ impl UrlPrefix {
             return None;
         };
         let after_scheme = scheme_len + 3;
-        let authority_end = iri[after_scheme..]
-            .find(['/', '?', '#'])
+        // Most IRIs are on other hosts: reject on the first letter before finding the authority.
+        let first = self.authority.as_bytes().first()?;
+        if !iri
+            .as_bytes()
+            .get(after_scheme)?
+            .eq_ignore_ascii_case(first)
+        {
+            return None;
+        }
+        let authority_end = iri.as_bytes()[after_scheme..]
+            .iter()
+            .position(|b| matches!(b, b'/' | b'?' | b'#'))
             .map_or(iri.len(), |i| after_scheme + i);
         let authority = &iri[after_scheme..authority_end];
         let authority = strip_default_port(authority, &iri[..scheme_len]).unwrap_or(authority);
@@ -87,6 +103,20 @@ impl UrlPrefix {
         }
         let rest = iri[authority_end..].strip_prefix(self.path.as_ref())?;
         Some((rest, iri.len() - rest.len()))
+    }
+}
+
+/// The host of a URL's hierarchical part (`//[userinfo@]host[:port]…`) when it starts there
+/// and has no userinfo (a URL with one is never a prefix's).
+pub(crate) fn host_of(hier: &str) -> Option<&str> {
+    let authority = hier.strip_prefix("//")?;
+    let end = authority
+        .bytes()
+        .position(|b| matches!(b, b'/' | b'?' | b'#' | b':' | b'@'))
+        .unwrap_or(authority.len());
+    match authority.as_bytes().get(end) {
+        Some(b'@') => None,
+        _ => Some(&authority[..end]),
     }
 }
 
