@@ -9,6 +9,7 @@ use super::lines::{column, term_iris, unescape_iri};
 use super::ntriples::{Checked, check};
 use super::source::{LineParser, error_location};
 use crate::{IdError, Kind};
+use oxrdf::Quad;
 use oxrdfio::RdfFormat;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -194,31 +195,144 @@ impl<'r> LineWorker<'r> {
         let mut written = 0;
         for span in spans {
             let iri = unescape_iri(&text[span.clone()]);
-            match self.cache.lookup(&self.rewriter.registry, &iri) {
-                Outcome::Unchanged => {}
-                Outcome::Changed(canonical, kind) => {
-                    *result.rewritten.entry(*kind).or_default() += 1;
-                    result.output.extend_from_slice(&line[written..span.start]);
-                    result.output.extend_from_slice(canonical.as_bytes());
-                    written = span.end;
-                    if self.needs.rewrite_events {
-                        result.events.push(Event::Rewritten {
-                            line: result.lines,
-                            column: column(line, span.start - 1),
-                            original: iri.into(),
-                            canonical: canonical.clone(),
-                            kind: *kind,
-                        });
-                    }
-                }
-                Outcome::Invalid(error) => result.events.push(Event::Invalid {
-                    line: result.lines,
-                    column: column(line, span.start - 1),
-                    iri: iri.into(),
-                    error: error.clone(),
-                }),
+            let at = result.lines;
+            let column = || column(line, span.start - 1);
+            if let Some(canonical) = lookup(
+                &mut self.cache,
+                self.rewriter,
+                self.needs,
+                &iri,
+                at,
+                column,
+                result,
+            ) {
+                result.output.extend_from_slice(&line[written..span.start]);
+                result.output.extend_from_slice(canonical.as_bytes());
+                written = span.end;
             }
         }
         result.output.extend_from_slice(&line[written..]);
+    }
+}
+
+/// Looks `iri` up; counts a rewrite in `result` and records it (when `needs` says so), or records
+/// an invalid identifier, at `line` and the column `column` gives. Returns the canonical form
+/// when it differs.
+fn lookup<'c>(
+    cache: &'c mut Cache,
+    rewriter: &Rewriter,
+    needs: Needs,
+    iri: &str,
+    line: u64,
+    column: impl Fn() -> u64,
+    result: &mut ChunkResult,
+) -> Option<&'c str> {
+    match cache.lookup(&rewriter.registry, iri) {
+        Outcome::Unchanged => None,
+        Outcome::Changed(canonical, kind) => {
+            *result.rewritten.entry(*kind).or_default() += 1;
+            if needs.rewrite_events {
+                result.events.push(Event::Rewritten {
+                    line,
+                    column: column(),
+                    original: iri.into(),
+                    canonical: canonical.clone(),
+                    kind: *kind,
+                });
+            }
+            Some(canonical)
+        }
+        Outcome::Invalid(error) => {
+            result.events.push(Event::Invalid {
+                line,
+                column: column(),
+                iri: iri.into(),
+                error: error.clone(),
+            });
+            None
+        }
+    }
+}
+
+/// Statements parsed from a graph format, on their way to the mapping worker: each with the
+/// line it ends on, whose text is kept for locating diagnostics.
+#[derive(Debug, Default)]
+pub(crate) struct GraphBatch {
+    /// The input's prefixes and base, with the first batch.
+    pub(crate) declarations: Option<super::source::Declarations>,
+    pub(crate) quads: Vec<Quad>,
+    /// Per statement: its line number and the range of that line's text in `text`.
+    pub(crate) lines: Vec<(u64, Range<usize>)>,
+    pub(crate) text: Vec<u8>,
+}
+
+impl GraphBatch {
+    /// The number of statements a batch holds before it is mapped.
+    pub(crate) const SIZE: usize = 4096;
+
+    pub(crate) fn push(&mut self, quad: Quad, line_no: u64, line: &[u8]) {
+        let same_line = self.lines.last().is_some_and(|(n, _)| *n == line_no);
+        let range = match self.lines.last() {
+            Some((_, range)) if same_line => range.clone(),
+            _ => {
+                let start = self.text.len();
+                self.text.extend_from_slice(line);
+                start..self.text.len()
+            }
+        };
+        self.quads.push(quad);
+        self.lines.push((line_no, range));
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.quads.clear();
+        self.lines.clear();
+        self.text.clear();
+    }
+}
+
+/// Maps the IRIs of graph statements; one per thread, with its own cache.
+pub(crate) struct GraphWorker<'r> {
+    rewriter: &'r Rewriter,
+    needs: Needs,
+    cache: Cache,
+}
+
+impl<'r> GraphWorker<'r> {
+    pub(crate) fn new(rewriter: &'r Rewriter, needs: Needs) -> Self {
+        Self {
+            rewriter,
+            needs,
+            cache: Cache::new(),
+        }
+    }
+
+    /// Canonicalizes the statements of `batch`; events and counts go to `result`.
+    pub(crate) fn map(&mut self, batch: &mut GraphBatch, result: &mut ChunkResult) {
+        result.events.clear();
+        result.rewritten.clear();
+        let (rewriter, needs, cache) = (self.rewriter, self.needs, &mut self.cache);
+        let (lines, text) = (&batch.lines, &batch.text);
+        let quads = std::mem::take(&mut batch.quads);
+        batch.quads = quads
+            .into_iter()
+            .zip(lines)
+            .map(|(quad, (line_no, range))| {
+                let line = &text[range.clone()];
+                let mut f = |iri: &str| -> Result<Option<String>, std::convert::Infallible> {
+                    let column = || {
+                        super::locate_in_line(line, iri, super::Location::new(*line_no, 0)).column
+                    };
+                    Ok(
+                        lookup(cache, rewriter, needs, iri, *line_no, column, result)
+                            .map(str::to_owned),
+                    )
+                };
+                match super::map_quad(quad, &mut f) {
+                    Ok(mapped) => mapped,
+                    Err(never) => match never {},
+                }
+            })
+            .collect();
     }
 }

@@ -31,17 +31,17 @@ mod cache;
 mod chunk;
 mod lines;
 mod ntriples;
+mod sink;
 mod source;
 
 pub use oxrdfio::RdfFormat;
 
 use crate::{Canonical, IdError, Kind, Registry};
 use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
-use oxrdfio::{RdfSerializer, WriterQuadSerializer};
 use source::{Declarations, Item, Reader};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::io::{self, BufRead, BufWriter, Write};
 
 /// Where something is in the input: 1-based line and column; 0 where unknown (RDF/XML has no
@@ -277,7 +277,12 @@ impl Rewriter {
         let output = if self.line_based() {
             Output::Lines(BufWriter::with_capacity(1 << 16, writer))
         } else {
-            Output::Graph(Some(BufWriter::with_capacity(1 << 16, writer)), None)
+            let shared = sink::SharedBuffer::default();
+            Output::Graph {
+                writer: BufWriter::with_capacity(1 << 16, writer),
+                sink: Some(sink::GraphSink::new(shared.clone())),
+                shared,
+            }
         };
         Session {
             rewriter: self,
@@ -289,8 +294,7 @@ impl Rewriter {
             recorded: HashSet::new(),
             fingerprints: HashSet::new(),
             report: Report::default(),
-            scratch: String::new(),
-            cache: cache::Cache::new(),
+            declared: false,
         }
     }
 
@@ -386,11 +390,13 @@ fn map_term<E>(
 enum Output<W: Write> {
     /// Line-based output: the input's lines, with IRIs spliced in.
     Lines(BufWriter<W>),
-    /// A serializer, made when the first statement (and the input's prefixes) are known.
-    Graph(
-        Option<BufWriter<W>>,
-        Option<Box<WriterQuadSerializer<BufWriter<W>>>>,
-    ),
+    /// Serialized output: the sink serializes into `shared`, which is drained into `writer`.
+    Graph {
+        writer: BufWriter<W>,
+        shared: sink::SharedBuffer,
+        /// Away on the worker thread during a rewrite.
+        sink: Option<sink::GraphSink>,
+    },
 }
 
 /// One rewrite in progress: one output, one or more inputs.
@@ -406,8 +412,8 @@ pub struct Session<'s, W: Write> {
     /// Fingerprints of the statements written, for `with_dedup`.
     fingerprints: HashSet<u128>,
     report: Report,
-    scratch: String,
-    cache: cache::Cache,
+    /// Whether the input's declarations went to the serializer.
+    declared: bool,
 }
 
 impl<W: Write> fmt::Debug for Session<'_, W> {
@@ -462,7 +468,7 @@ impl<'s, W: Write> Session<'s, W> {
         };
         let result = match self.output {
             Output::Lines(_) => self.rewrite_lines(&mut input),
-            Output::Graph(..) => self.rewrite_graph(&mut input),
+            Output::Graph { .. } => self.rewrite_graph(&mut input),
         };
         self.report.bytes_read += input.count;
         result
@@ -472,12 +478,16 @@ impl<'s, W: Write> Session<'s, W> {
     pub fn finish(mut self) -> Result<Report, RewriteError> {
         match self.output {
             Output::Lines(mut out) => out.flush()?,
-            Output::Graph(writer, serializer) => {
-                let serializer = match serializer {
-                    Some(s) => *s,
-                    None => serializer_for(self.rewriter, writer, &(Vec::new(), None))?,
-                };
-                serializer.finish()?.flush()?;
+            Output::Graph {
+                mut writer,
+                shared,
+                sink,
+            } => {
+                if let Some(sink) = sink {
+                    sink.finish(self.rewriter)?;
+                }
+                shared.drain_into(&mut writer)?;
+                writer.flush()?;
             }
         }
         for sink in [&mut self.links, &mut self.map, &mut self.rejects]
@@ -493,12 +503,7 @@ impl<'s, W: Write> Session<'s, W> {
     /// the rewriter has, applied in order.
     fn rewrite_lines(&mut self, input: &mut impl BufRead) -> Result<(), RewriteError> {
         let rewriter = self.rewriter;
-        let needs = chunk::Needs {
-            rewrite_events: self.observer.hears_rewrites()
-                || self.links.is_some()
-                || self.map.is_some(),
-            rejects: self.rejects.is_some(),
-        };
+        let needs = self.needs();
         let mut workers: Vec<_> = (0..rewriter.threads)
             .map(|_| chunk::LineWorker::new(rewriter, needs))
             .collect();
@@ -544,85 +549,107 @@ impl<'s, W: Write> Session<'s, W> {
         result: &mut chunk::ChunkResult,
         first_line: u64,
     ) -> Result<(), RewriteError> {
-        let at = |line: u64, column: u64| Location::new(first_line + line - 1, column);
         self.report.statements_read += result.statements;
-        for (kind, n) in &result.rewritten {
-            *self.report.rewritten.entry(*kind).or_default() += n;
-        }
-        let Output::Lines(out) = &mut self.output else {
-            unreachable_output()
-        };
+        self.count(&result.rewritten);
         let mut written = 0;
         let mut duplicates = 0;
         for event in result.events.drain(..) {
-            match event {
-                chunk::Event::Rewritten {
-                    line,
-                    column,
-                    original,
-                    canonical,
-                    kind,
-                } => {
-                    let sinks = (&mut self.recorded, &mut self.links, &mut self.map);
-                    notify_rewrite(
-                        &mut *self.observer,
-                        sinks,
-                        at(line, column),
-                        &original,
-                        &canonical,
-                        kind,
-                    )?;
-                }
-                chunk::Event::Invalid {
-                    line,
-                    column,
-                    iri,
-                    error,
-                } => {
-                    self.report.invalid_identifiers += 1;
-                    if self.rewriter.strict {
-                        return Err(RewriteError::InvalidIdentifier {
-                            location: at(line, column),
-                            iri: iri.into(),
-                            error,
-                        });
-                    }
-                    self.observer.invalid(at(line, column), &iri, &error);
-                }
-                chunk::Event::Syntax {
-                    line,
-                    column,
-                    message,
-                    rejected,
-                } => {
-                    self.report.syntax_errors += 1;
-                    if !self.rewriter.lenient {
-                        return Err(RewriteError::Syntax {
-                            location: at(line, column),
-                            message,
-                        });
-                    }
-                    self.observer.syntax_error(at(line, column), &message);
-                    if let Some(rejects) = &mut self.rejects {
-                        rejects.write_all(&rejected)?;
-                    }
-                }
-                chunk::Event::Statement {
-                    fingerprint,
-                    output,
-                } => {
-                    if !self.fingerprints.insert(fingerprint) {
-                        out.write_all(&result.output[written..output.start])?;
-                        written = output.end;
-                        duplicates += 1;
-                    }
-                }
+            let Some((fingerprint, output)) = self.apply_event(event, first_line)? else {
+                continue;
+            };
+            if !self.fingerprints.insert(fingerprint) {
+                self.raw_output()
+                    .write_all(&result.output[written..output.start])?;
+                written = output.end;
+                duplicates += 1;
             }
         }
-        out.write_all(&result.output[written..])?;
+        self.raw_output().write_all(&result.output[written..])?;
         self.report.duplicates_dropped += duplicates;
         self.report.statements_written += result.statements - duplicates;
         Ok(())
+    }
+
+    fn count(&mut self, rewritten: &BTreeMap<Kind, u64>) {
+        for (kind, n) in rewritten {
+            *self.report.rewritten.entry(*kind).or_default() += n;
+        }
+    }
+
+    /// Tells the observer, links and map of one event (lines counted from `first_line`); gives
+    /// back a statement's fingerprint for the caller to judge.
+    fn apply_event(
+        &mut self,
+        event: chunk::Event,
+        first_line: u64,
+    ) -> Result<Option<(u128, std::ops::Range<usize>)>, RewriteError> {
+        let at = |line: u64, column: u64| Location::new(first_line + line - 1, column);
+        match event {
+            chunk::Event::Rewritten {
+                line,
+                column,
+                original,
+                canonical,
+                kind,
+            } => {
+                let sinks = (&mut self.recorded, &mut self.links, &mut self.map);
+                notify_rewrite(
+                    &mut *self.observer,
+                    sinks,
+                    at(line, column),
+                    &original,
+                    &canonical,
+                    kind,
+                )?;
+            }
+            chunk::Event::Invalid {
+                line,
+                column,
+                iri,
+                error,
+            } => {
+                self.report.invalid_identifiers += 1;
+                if self.rewriter.strict {
+                    return Err(RewriteError::InvalidIdentifier {
+                        location: at(line, column),
+                        iri: iri.into(),
+                        error,
+                    });
+                }
+                self.observer.invalid(at(line, column), &iri, &error);
+            }
+            chunk::Event::Syntax {
+                line,
+                column,
+                message,
+                rejected,
+            } => {
+                self.report.syntax_errors += 1;
+                if !self.rewriter.lenient {
+                    return Err(RewriteError::Syntax {
+                        location: at(line, column),
+                        message,
+                    });
+                }
+                self.observer.syntax_error(at(line, column), &message);
+                if let Some(rejects) = &mut self.rejects {
+                    rejects.write_all(&rejected)?;
+                }
+            }
+            chunk::Event::Statement {
+                fingerprint,
+                output,
+            } => return Ok(Some((fingerprint, output))),
+        }
+        Ok(None)
+    }
+
+    /// The buffered writer under the output.
+    fn raw_output(&mut self) -> &mut BufWriter<W> {
+        match &mut self.output {
+            Output::Lines(out) => out,
+            Output::Graph { .. } => unreachable_output(),
+        }
     }
 
     /// A statement that does not parse: an error, or (lenient) reported and skipped; an
@@ -648,106 +675,138 @@ impl<'s, W: Write> Session<'s, W> {
         Ok(())
     }
 
-    /// Whether an equal statement was written before; remembers this one.
-    fn seen_before(&mut self, quad: &Quad) -> bool {
-        self.scratch.clear();
-        let _ = write!(self.scratch, "{quad}");
-        !self
-            .fingerprints
-            .insert(xxhash_rust::xxh3::xxh3_128(self.scratch.as_bytes()))
-    }
-
-    /// Any input to any output: parse, rewrite each statement, serialize.
+    /// Any input to any output: parse, canonicalize and serialize batches of statements (on a
+    /// second thread when the rewriter has more than one), written in order.
     fn rewrite_graph(&mut self, input: &mut impl BufRead) -> Result<(), RewriteError> {
         let rewriter = self.rewriter;
         let reader = Reader::new(rewriter.input_format, rewriter.base_iri.as_deref());
-        reader.read(input, |item, line, declarations| match item {
-            Item::Statement(quad, location) => {
-                self.report.statements_read += 1;
-                let mut f = |iri: &str| {
-                    let locate = || locate_in_line(line, iri, location);
-                    self.canonicalize(iri, locate)
-                };
-                let quad = map_quad(quad, &mut f)?;
-                if rewriter.dedup && self.seen_before(&quad) {
-                    self.report.duplicates_dropped += 1;
-                    return Ok(());
-                }
-                self.serializer(declarations)?.serialize_quad(&quad)?;
-                self.report.statements_written += 1;
-                Ok(())
-            }
-            Item::SyntaxError(location, message) => self.skip_bad_line(location, message, line),
-        })
-    }
-
-    /// The serializer, made on first use with the input's declarations.
-    fn serializer(
-        &mut self,
-        declarations: &dyn Fn() -> Declarations,
-    ) -> Result<&mut WriterQuadSerializer<BufWriter<W>>, RewriteError> {
-        let Output::Graph(writer, serializer) = &mut self.output else {
+        let mut worker = chunk::GraphWorker::new(rewriter, self.needs());
+        let mut batch = chunk::GraphBatch::default();
+        let Output::Graph { sink, .. } = &mut self.output else {
             unreachable_output()
         };
-        if serializer.is_none() {
-            let made = serializer_for(self.rewriter, writer.take(), &declarations())?;
-            *serializer = Some(Box::new(made));
-        }
-        serializer
-            .as_deref_mut()
-            .ok_or_else(|| RewriteError::Usage("no output".into()))
-    }
-
-    /// The canonical form of `iri` if it changes; records the rewrite or the invalid identifier.
-    fn canonicalize(
-        &mut self,
-        iri: &str,
-        locate: impl Fn() -> Location,
-    ) -> Result<Option<String>, RewriteError> {
-        match self.cache.lookup(&self.rewriter.registry, iri).clone() {
-            cache::Outcome::Unchanged => Ok(None),
-            cache::Outcome::Changed(canonical, kind) => {
-                let location = if self.observer.hears_rewrites() {
-                    locate()
-                } else {
-                    Location::unknown()
+        let mut sink = sink
+            .take()
+            .ok_or_else(|| RewriteError::Usage("the output is gone".into()))?;
+        if rewriter.threads < 2 {
+            let mut result = chunk::ChunkResult::default();
+            let mut flush =
+                |session: &mut Self, batch: &mut chunk::GraphBatch, sink: &mut sink::GraphSink| {
+                    worker.map(batch, &mut result);
+                    let written = sink.write(rewriter, batch)?;
+                    session.apply_graph_batch(&mut result, written)
                 };
-                self.record(location, iri, &canonical, kind)?;
-                Ok(Some(canonical.into_string()))
-            }
-            cache::Outcome::Invalid(error) => {
-                self.report.invalid_identifiers += 1;
-                let location = locate();
-                if self.rewriter.strict {
-                    return Err(RewriteError::InvalidIdentifier {
-                        location,
-                        iri: iri.to_owned(),
-                        error,
-                    });
+            let read = reader.read(input, |item, line, declarations| {
+                if self.take(item, line, declarations, &mut batch)? {
+                    flush(self, &mut batch, &mut sink)?;
                 }
-                self.observer.invalid(location, iri, &error);
-                Ok(None)
+                Ok(())
+            });
+            let done = read.and_then(|()| flush(self, &mut batch, &mut sink));
+            self.put_back(sink);
+            return done;
+        }
+        let (done, sink) = std::thread::scope(|scope| {
+            let (to_worker, batches) = std::sync::mpsc::sync_channel::<chunk::GraphBatch>(2);
+            let (to_session, mapped) = std::sync::mpsc::channel();
+            let mapper = scope.spawn(move || {
+                for mut batch in batches {
+                    let mut result = chunk::ChunkResult::default();
+                    worker.map(&mut batch, &mut result);
+                    let written = sink
+                        .write(rewriter, &mut batch)
+                        .map(|written| (result, written));
+                    let failed = written.is_err();
+                    if to_session.send(written).is_err() || failed {
+                        break;
+                    }
+                }
+                sink
+            });
+            let stopped = || RewriteError::Io(io::Error::other("the rewriting thread stopped"));
+            let read = reader.read(input, |item, line, declarations| {
+                if self.take(item, line, declarations, &mut batch)? {
+                    while let Ok(written) = mapped.try_recv() {
+                        let (mut result, written) = written?;
+                        self.apply_graph_batch(&mut result, written)?;
+                    }
+                    to_worker
+                        .send(std::mem::take(&mut batch))
+                        .map_err(|_| stopped())?;
+                }
+                Ok(())
+            });
+            let sent = read.and_then(|()| to_worker.send(batch).map_err(|_| stopped()));
+            drop(to_worker);
+            let mut done = sent;
+            for written in mapped {
+                let applied = written
+                    .and_then(|(mut result, written)| self.apply_graph_batch(&mut result, written));
+                done = done.and(applied);
+            }
+            (done, mapper.join().map_err(|_| stopped()))
+        });
+        self.put_back(sink?);
+        done
+    }
+
+    /// Gives the graph sink back to the output after a rewrite.
+    fn put_back(&mut self, graph_sink: sink::GraphSink) {
+        if let Output::Graph { sink, .. } = &mut self.output {
+            *sink = Some(graph_sink);
+        }
+    }
+
+    /// Takes one parsed item: a statement goes into `batch` (true when the batch is full), a
+    /// syntax error stops the rewrite or is skipped.
+    fn take(
+        &mut self,
+        item: Item,
+        line: &[u8],
+        declarations: &dyn Fn() -> Declarations,
+        batch: &mut chunk::GraphBatch,
+    ) -> Result<bool, RewriteError> {
+        match item {
+            Item::Statement(quad, location) => {
+                self.report.statements_read += 1;
+                if !std::mem::replace(&mut self.declared, true) {
+                    batch.declarations = Some(declarations());
+                }
+                batch.push(quad, location.line, line);
+                Ok(batch.quads.len() >= chunk::GraphBatch::SIZE)
+            }
+            Item::SyntaxError(location, message) => {
+                self.skip_bad_line(location, message, line).map(|()| false)
             }
         }
     }
 
-    fn record(
+    /// Applies a mapped and serialized batch: its events and counts, then the bytes serialized.
+    fn apply_graph_batch(
         &mut self,
-        location: Location,
-        original: &str,
-        canonical: &str,
-        kind: Kind,
-    ) -> io::Result<()> {
-        *self.report.rewritten.entry(kind).or_default() += 1;
-        let sinks = (&mut self.recorded, &mut self.links, &mut self.map);
-        notify_rewrite(
-            &mut *self.observer,
-            sinks,
-            location,
-            original,
-            canonical,
-            kind,
-        )
+        result: &mut chunk::ChunkResult,
+        (written, duplicates): (u64, u64),
+    ) -> Result<(), RewriteError> {
+        self.count(&result.rewritten);
+        for event in result.events.drain(..) {
+            self.apply_event(event, 1)?;
+        }
+        self.report.statements_written += written;
+        self.report.duplicates_dropped += duplicates;
+        if let Output::Graph { writer, shared, .. } = &mut self.output {
+            shared.drain_into(writer)?;
+        }
+        Ok(())
+    }
+
+    /// What the workers must record for this session.
+    fn needs(&self) -> chunk::Needs {
+        chunk::Needs {
+            rewrite_events: self.observer.hears_rewrites()
+                || self.links.is_some()
+                || self.map.is_some(),
+            rejects: self.rejects.is_some(),
+        }
     }
 }
 
@@ -784,30 +843,6 @@ fn notify_rewrite(
 
 fn unreachable_output() -> ! {
     unreachable!("a session's output kind is fixed when it is made")
-}
-
-/// The serializer of the rewriter's output format, with the input's prefixes and base.
-fn serializer_for<W: Write>(
-    rewriter: &Rewriter,
-    writer: Option<W>,
-    (prefixes, base): &Declarations,
-) -> Result<WriterQuadSerializer<W>, RewriteError> {
-    let writer =
-        writer.ok_or_else(|| RewriteError::Usage("the output was already taken".into()))?;
-    let mut serializer = RdfSerializer::from_format(rewriter.output_format);
-    for (name, iri) in prefixes {
-        serializer = match serializer.clone().with_prefix(name.as_str(), iri.as_str()) {
-            Ok(s) => s,
-            Err(_) => serializer,
-        };
-    }
-    if let Some(base) = base {
-        serializer = serializer
-            .clone()
-            .with_base_iri(base.as_str())
-            .unwrap_or(serializer);
-    }
-    Ok(serializer.for_writer(writer))
 }
 
 /// The location of `iri` written out in full (`<iri>`) on the line a statement ends on.
