@@ -119,17 +119,24 @@ fn serializer_for(
     (prefixes, base): &Declarations,
 ) -> Result<Serializer, RewriteError> {
     let mut serializer = RdfSerializer::from_format(rewriter.output_format);
-    for (name, iri) in prefixes {
-        serializer = match serializer.clone().with_prefix(name.as_str(), iri.as_str()) {
-            Ok(s) => s,
-            Err(_) => serializer,
-        };
-    }
-    if let Some(base) = base {
+    let bad = |e: oxiri::IriParseError| {
+        RewriteError::Usage(format!("cannot write the input's declarations: {e}"))
+    };
+    // The parser has checked these IRIs; checking again here costs nothing and means a bad one is
+    // skipped rather than fatal.
+    for (name, iri) in prefixes
+        .iter()
+        .filter(|(_, iri)| oxiri::Iri::parse(iri.as_str()).is_ok())
+    {
         serializer = serializer
-            .clone()
-            .with_base_iri(base.as_str())
-            .unwrap_or(serializer);
+            .with_prefix(name.as_str(), iri.as_str())
+            .map_err(bad)?;
+    }
+    if let Some(base) = base
+        .as_deref()
+        .filter(|base| oxiri::Iri::parse(*base).is_ok())
+    {
+        serializer = serializer.with_base_iri(base).map_err(bad)?;
     }
     Ok(serializer.for_writer(BufWriter::with_capacity(1 << 16, shared)))
 }

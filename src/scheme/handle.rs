@@ -251,9 +251,12 @@ fn not_a_doi(at: usize) -> IdError {
     )
 }
 
-/// The URI forms whose path is `NA/local`: prefix, whether only DOIs may use it, and whether a
-/// `:` separates the parts when no `/` does.
-const PATH_FORMS: [(&str, bool, bool); 5] = [
+/// The URI forms whose path is `NA/local`, decoded once then split at the first `/`: prefix,
+/// whether only DOIs may use it, and whether a `:` separates the parts when no `/` does.
+const PATH_FORMS: [(&str, bool, bool); 6] = [
+    // The host encoding is read like the path encoding: its "host" is the naming authority only
+    // when, decoded, it holds no '/' (a fuzzer found `hdl://a%2Fb/c`, which is `a/b/c`).
+    ("hdl://", false, false),
     ("hdl:", false, false),
     ("info:hdl/", false, false),
     ("urn:hdl:", false, false),
@@ -296,16 +299,6 @@ impl HandleAdapter {
         }
         if !crate::iri::is_plain_absolute_iri(iri) {
             crate::iri::validate(iri).map_err(|e| e.with_kind(Kind::Handle))?;
-        }
-        if starts_with_ignore_case(iri, "hdl://") {
-            let rest = &iri[6..];
-            let (authority, after) =
-                rest.split_at(rest.find(['/', '?', '#']).unwrap_or(rest.len()));
-            let (path, tail) = split_tail(after.strip_prefix('/').unwrap_or(""));
-            let local_at = 6 + authority.len() + 1;
-            let na = pct::decode(authority).map_err(|e| e.at(Kind::Handle, 6))?;
-            let local = pct::decode(path).map_err(|e| e.at(Kind::Handle, local_at))?;
-            return Ok((Handle::new(na, local, 6, local_at)?, tail));
         }
         let (rest, base, doi_only, colon_fallback) = PATH_FORMS
             .iter()

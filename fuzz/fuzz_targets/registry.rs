@@ -1,0 +1,2 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|input: &str| pidcanon_fuzz::registry(input));

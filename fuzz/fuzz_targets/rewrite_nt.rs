@@ -1,0 +1,5 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|input: &[u8]| pidcanon_fuzz::rewrite(
+    pidcanon::rewrite::RdfFormat::NTriples,
+    input
+));
