@@ -2,26 +2,12 @@
 
 mod common;
 
-use common::{expected_failures, vectors};
+use common::{expected_failures, run_pidcanon, vectors};
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn pidcanon(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pidcanon"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin is written");
-    child.wait_with_output().expect("the binary ends")
+    run_pidcanon(args, stdin.as_bytes())
 }
 
 #[test]
@@ -105,19 +91,7 @@ fn lines_are_taken_as_they_are() {
 
 #[test]
 fn non_utf8_input_is_one_invalid_row() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pidcanon"))
-        .args(["canon", "--tsv"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(b"oai:a.b:\xff\noai:a.b:c\n")
-        .expect("written");
-    let out = child.wait_with_output().expect("ends");
+    let out = run_pidcanon(&["canon", "--tsv"], b"oai:a.b:\xff\noai:a.b:c\n");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2);

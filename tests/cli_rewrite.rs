@@ -1,6 +1,8 @@
 //! `pidcanon rewrite` and `pidcanon check` end to end: stdin and stdout, files, every format
 //! pair, links, map, dedup, lenient and strict, exit statuses, no partial output on failure.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -55,17 +57,7 @@ impl Drop for Dir {
 }
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pidcanon"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut input = child.stdin.take().expect("piped");
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    child.wait_with_output().expect("ends")
+    common::run_pidcanon(args, stdin.as_bytes())
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -1,6 +1,8 @@
 //! Hostile input: each ends in a clear error or a correct result — never a panic, a hang or
 //! unbounded memory.
 
+mod common;
+
 use pidcanon::Registry;
 use pidcanon::rewrite::{RdfFormat, RewriteError, Rewriter};
 use std::io::{Read, Write};
@@ -235,20 +237,7 @@ fn triple_terms_nested_100_000_levels() {
         "<<( <http://a/s> <http://a/p> ".repeat(depth),
         " )>>".repeat(depth)
     );
-    let output = Command::new(env!("CARGO_BIN_EXE_pidcanon"))
-        .args(["rewrite", "-q", "-i", "nt"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            let mut stdin = child.stdin.take().expect("piped");
-            let bytes = nested.clone().into_bytes();
-            let writer = std::thread::spawn(move || stdin.write_all(&bytes));
-            let out = child.wait_with_output();
-            let _ = writer.join();
-            out
-        })
-        .expect("runs");
+    let output = common::run_pidcanon(&["rewrite", "-q", "-i", "nt"], nested.as_bytes());
     assert!(output.status.success(), "{:?}", output.status);
     assert_eq!(
         output.stdout,

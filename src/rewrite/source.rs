@@ -28,25 +28,35 @@ pub(crate) enum LineParser {
 impl LineParser {
     /// The parser of a text format, or `None` for RDF/XML and other formats.
     pub(crate) fn new(format: RdfFormat, base: Option<&str>) -> Result<Option<Self>, RewriteError> {
+        Self::declared(format, base, &[])
+    }
+
+    /// A parser that knows `base` and `prefixes` from the start.
+    fn declared(
+        format: RdfFormat,
+        base: Option<&str>,
+        prefixes: &[(String, String)],
+    ) -> Result<Option<Self>, RewriteError> {
+        /// Turtle's and TriG's parsers have the same builder methods, but no common trait.
+        macro_rules! declare {
+            ($parser:expr) => {{
+                let mut parser = $parser;
+                if let Some(base) = base {
+                    parser = parser.with_base_iri(base).map_err(bad_base)?;
+                }
+                for (name, iri) in prefixes {
+                    parser = parser
+                        .with_prefix(name.as_str(), iri.as_str())
+                        .map_err(bad_base)?;
+                }
+                parser.low_level()
+            }};
+        }
         Ok(Some(match format {
-            RdfFormat::NTriples => Self::NTriples(NTriplesParser::new().low_level()),
-            RdfFormat::NQuads => Self::NQuads(NQuadsParser::new().low_level()),
-            RdfFormat::Turtle => {
-                let parser = TurtleParser::new();
-                let parser = match base {
-                    Some(base) => parser.with_base_iri(base).map_err(bad_base)?,
-                    None => parser,
-                };
-                Self::Turtle(parser.low_level())
-            }
-            RdfFormat::TriG => {
-                let parser = TriGParser::new();
-                let parser = match base {
-                    Some(base) => parser.with_base_iri(base).map_err(bad_base)?,
-                    None => parser,
-                };
-                Self::TriG(parser.low_level())
-            }
+            RdfFormat::NTriples => Self::for_lines(false),
+            RdfFormat::NQuads => Self::for_lines(true),
+            RdfFormat::Turtle => Self::Turtle(declare!(TurtleParser::new())),
+            RdfFormat::TriG => Self::TriG(declare!(TriGParser::new())),
             _ => return Ok(None),
         }))
     }
@@ -54,31 +64,14 @@ impl LineParser {
     /// A new parser that knows the prefixes and base declared so far, to start again at the next
     /// line after a syntax error: a bad statement costs only itself, never what follows it.
     pub(crate) fn restarted(&self) -> Result<Self, RewriteError> {
-        let (prefixes, base) = (self.prefixes(), self.base_iri());
-        Ok(match self {
-            Self::NTriples(_) => Self::NTriples(NTriplesParser::new().low_level()),
-            Self::NQuads(_) => Self::NQuads(NQuadsParser::new().low_level()),
-            Self::Turtle(_) => {
-                let mut parser = TurtleParser::new();
-                if let Some(base) = base {
-                    parser = parser.with_base_iri(base).map_err(bad_base)?;
-                }
-                for (name, iri) in prefixes {
-                    parser = parser.with_prefix(name, iri).map_err(bad_base)?;
-                }
-                Self::Turtle(parser.low_level())
-            }
-            Self::TriG(_) => {
-                let mut parser = TriGParser::new();
-                if let Some(base) = base {
-                    parser = parser.with_base_iri(base).map_err(bad_base)?;
-                }
-                for (name, iri) in prefixes {
-                    parser = parser.with_prefix(name, iri).map_err(bad_base)?;
-                }
-                Self::TriG(parser.low_level())
-            }
-        })
+        let format = match self {
+            Self::NTriples(_) => RdfFormat::NTriples,
+            Self::NQuads(_) => RdfFormat::NQuads,
+            Self::Turtle(_) => RdfFormat::Turtle,
+            Self::TriG(_) => RdfFormat::TriG,
+        };
+        let restarted = Self::declared(format, self.base_iri().as_deref(), &self.prefixes())?;
+        restarted.ok_or_else(|| RewriteError::Usage("not a text format".into()))
     }
 
     /// The parser of a line-based format: N-Quads when `quads`, else N-Triples.

@@ -101,3 +101,23 @@ pub fn options(options: &str) -> (Option<String>, Policy) {
     }
     (scheme, policy)
 }
+
+/// Runs the `pidcanon` binary with `args`, `stdin` written from a thread (so that a large input
+/// cannot block on a full pipe), and collects its output.
+pub fn run_pidcanon(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pidcanon"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || input.write_all(&stdin));
+    let output = child.wait_with_output().expect("the binary ends");
+    let _ = writer.join();
+    output
+}
