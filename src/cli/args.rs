@@ -75,7 +75,7 @@ pub(crate) struct RewriteArgs {
     /// output is the same whatever the number.
     #[arg(long, value_name = "N")]
     pub(crate) threads: Option<usize>,
-    /// Print the summary as JSON (on stderr).
+    /// Print the summary as JSON (on stderr; also with -q).
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     pub(crate) report: Option<String>,
 }

@@ -59,7 +59,8 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     for file in [links, map, reject].into_iter().flatten() {
         file.commit()?;
     }
-    if !args.input.quiet {
+    // `--report json` is asked for explicitly: `-q` silences the rest, not it.
+    if !args.input.quiet || args.report.is_some() {
         print_summary(
             &report,
             started.elapsed().as_secs_f64(),

@@ -562,18 +562,17 @@ impl PdiAdapter {
                 at + t.len(),
             ));
         };
-        let (origin, count) = first_positions(&t[end + 1..eq], at + end + 1)?;
-        if count != 1 {
-            return Err(grammar("ORIGIN-POSITION is one position", at + end + 1));
-        }
-        let (position, position_at) = origin[0];
-        if position.starts_with('(') {
-            coordinate(position, position_at)?;
-        } else {
-            check_chars(position, position_at, "ORIGIN-POSITION", |c| {
-                is_plain(c) || c == '%'
-            })?;
-        }
+        // One position by the grammar; §3.5.2 writes a three-dimensional origin `0,0,0`, so a
+        // comma-separated list of positions is read as one origin.
+        each_position(&t[end + 1..eq], at + end + 1, |position, position_at| {
+            if position.starts_with('(') {
+                coordinate(position, position_at)
+            } else {
+                check_chars(position, position_at, "ORIGIN-POSITION", |c| {
+                    is_plain(c) || c == '%'
+                })
+            }
+        })?;
         out.keep(end..eq + 1);
         let cited = &t[eq + 1..];
         if !starts_with_ignore_case(cited, URL_PREFIX) {
