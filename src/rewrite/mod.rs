@@ -508,38 +508,36 @@ impl<'s, W: Write> Session<'s, W> {
             .map(|_| chunk::LineWorker::new(rewriter, needs))
             .collect();
         let mut chunks = vec![Vec::new(); rewriter.threads];
+        let mut next = vec![Vec::new(); rewriter.threads];
         let mut results: Vec<chunk::ChunkResult> =
             (0..rewriter.threads).map(|_| Default::default()).collect();
         let mut first_line = 1;
-        loop {
-            let mut filled = 0;
-            for buffer in &mut chunks {
-                if chunk::read_chunk(input, buffer)? == 0 {
-                    break;
-                }
-                filled += 1;
-            }
-            if filled == 0 {
-                return Ok(());
-            }
+        let mut filled = fill(input, &mut chunks)?;
+        while filled > 0 {
             let jobs = workers
                 .iter_mut()
                 .zip(&chunks[..filled])
                 .zip(&mut results[..filled]);
-            if filled == 1 {
+            // While the workers rewrite these chunks, the next ones are read.
+            let next_filled = if rewriter.threads == 1 {
                 jobs.for_each(|((worker, buffer), result)| worker.process(buffer, result));
+                fill(input, &mut next)
             } else {
                 std::thread::scope(|scope| {
                     for ((worker, buffer), result) in jobs {
                         scope.spawn(move || worker.process(buffer, result));
                     }
-                });
-            }
+                    fill(input, &mut next)
+                })
+            };
             for result in &mut results[..filled] {
                 self.apply(result, first_line)?;
                 first_line += result.lines;
             }
+            std::mem::swap(&mut chunks, &mut next);
+            filled = next_filled?;
         }
+        Ok(())
     }
 
     /// Applies a rewritten chunk whose first line is `first_line`: its events in order, then its
@@ -808,6 +806,16 @@ impl<'s, W: Write> Session<'s, W> {
             rejects: self.rejects.is_some(),
         }
     }
+}
+
+/// Reads as many chunks as there are buffers (fewer at the end); returns how many.
+fn fill(input: &mut impl BufRead, buffers: &mut [Vec<u8>]) -> io::Result<usize> {
+    for (filled, buffer) in buffers.iter_mut().enumerate() {
+        if chunk::read_chunk(input, buffer)? == 0 {
+            return Ok(filled);
+        }
+    }
+    Ok(buffers.len())
 }
 
 /// Where rewrites are written down: the originals seen, the links, the map.
