@@ -237,10 +237,32 @@ fn triple_terms_nested_100_000_levels() {
         "<<( <http://a/s> <http://a/p> ".repeat(depth),
         " )>>".repeat(depth)
     );
-    let output = common::run_pidcanon(&["rewrite", "-q", "-i", "nt"], nested.as_bytes());
-    assert!(output.status.success(), "{:?}", output.status);
-    assert_eq!(
-        output.stdout,
-        nested.replace("demo%3a1", "demo:1").into_bytes()
-    );
+    let expected = nested.replace("demo%3a1", "demo:1").into_bytes();
+    for threads in ["1", "2"] {
+        let output = common::run_pidcanon(
+            &["rewrite", "-q", "-i", "nt", "--threads", threads],
+            nested.as_bytes(),
+        );
+        assert!(output.status.success(), "{:?}", output.status);
+        assert_eq!(output.stdout, expected);
+        let turtle = common::run_pidcanon(
+            &[
+                "rewrite",
+                "-q",
+                "-i",
+                "ttl",
+                "--to",
+                "nt",
+                "--threads",
+                threads,
+            ],
+            nested.as_bytes(),
+        );
+        assert!(
+            turtle.status.success(),
+            "Turtle on {threads} threads: {:?}",
+            turtle.status
+        );
+        assert!(String::from_utf8_lossy(&turtle.stdout).contains("<info:fedora/demo:1>"));
+    }
 }

@@ -14,6 +14,22 @@ use std::process::ExitCode;
 pub(crate) const EXIT_USAGE: u8 = 2;
 
 pub(crate) fn main() -> ExitCode {
+    // The commands run on a thread with a large stack, as the rewriter's workers do (RDF 1.2
+    // triple terms nest, and nested terms are dropped and formatted recursively).
+    let command = std::thread::Builder::new()
+        .stack_size(pidcanon::rewrite::WORKER_STACK)
+        .spawn(run);
+    match command.map(std::thread::JoinHandle::join) {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => ExitCode::from(EXIT_USAGE),
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "pidcanon: cannot start: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Canon(args) => canon::run(args),

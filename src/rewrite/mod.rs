@@ -525,7 +525,7 @@ impl<'s, W: Write> Session<'s, W> {
             } else {
                 std::thread::scope(|scope| {
                     for ((worker, buffer), result) in jobs {
-                        scope.spawn(move || worker.process(buffer, result));
+                        spawn_worker(scope, move || worker.process(buffer, result))?;
                     }
                     fill(input, &mut next)
                 })
@@ -707,7 +707,7 @@ impl<'s, W: Write> Session<'s, W> {
         let (done, sink) = std::thread::scope(|scope| {
             let (to_worker, batches) = std::sync::mpsc::sync_channel::<chunk::GraphBatch>(2);
             let (to_session, mapped) = std::sync::mpsc::channel();
-            let mapper = scope.spawn(move || {
+            let spawned = spawn_worker(scope, move || {
                 for mut batch in batches {
                     let mut result = chunk::ChunkResult::default();
                     worker.map(&mut batch, &mut result);
@@ -722,6 +722,10 @@ impl<'s, W: Write> Session<'s, W> {
                 sink
             });
             let stopped = || RewriteError::Io(io::Error::other("the rewriting thread stopped"));
+            let mapper = match spawned {
+                Ok(mapper) => mapper,
+                Err(e) => return (Err(RewriteError::Io(e)), Err(stopped())),
+            };
             let read = reader.read(input, |item, line, declarations| {
                 if self.take(item, line, declarations, &mut batch)? {
                     while let Ok(written) = mapped.try_recv() {
@@ -806,6 +810,21 @@ impl<'s, W: Write> Session<'s, W> {
             rejects: self.rejects.is_some(),
         }
     }
+}
+
+/// The stack of a worker thread: RDF 1.2 triple terms nest, and the terms built from them are
+/// dropped and formatted recursively; a thread's default 2 MB stack would end a run on 100 000
+/// levels. The memory is only reserved, not used, until needed.
+pub const WORKER_STACK: usize = 1 << 28;
+
+/// Spawns a scoped worker thread with [`WORKER_STACK`].
+fn spawn_worker<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    work: impl FnOnce() -> T + Send + 'scope,
+) -> io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
+    std::thread::Builder::new()
+        .stack_size(WORKER_STACK)
+        .spawn_scoped(scope, work)
 }
 
 /// Reads as many chunks as there are buffers (fewer at the end); returns how many.
