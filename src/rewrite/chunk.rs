@@ -145,8 +145,22 @@ impl<'r> LineWorker<'r> {
                 Ok(quad) => {
                     statements += 1;
                     if rewriter.dedup {
+                        // The fingerprint of the statement as written: its IRIs through the same
+                        // cache the splice below uses, so nothing is canonicalized twice.
+                        let cache = &mut self.cache;
+                        let mut canonical =
+                            |iri: &str| -> Result<Option<String>, std::convert::Infallible> {
+                                Ok(match cache.lookup(&rewriter.registry, iri) {
+                                    Outcome::Changed(canonical, _) => Some(canonical.to_string()),
+                                    Outcome::Unchanged | Outcome::Invalid(_) => None,
+                                })
+                            };
+                        let quad = match super::map_quad(quad, &mut canonical) {
+                            Ok(quad) => quad,
+                            Err(never) => match never {},
+                        };
                         self.scratch.clear();
-                        let _ = write!(self.scratch, "{}", rewriter.canonical_quad(quad));
+                        let _ = write!(self.scratch, "{quad}");
                         fingerprint = Some(xxhash_rust::xxh3::xxh3_128(self.scratch.as_bytes()));
                     }
                 }
