@@ -1,12 +1,11 @@
-//! Inputs and outputs of the graph commands: formats from names and extensions, files written
-//! atomically, a progress bar.
+//! Inputs of the graph commands: formats from names and extensions, files and stdin, a progress
+//! bar; [`Named`], which puts a file's name in its I/O errors.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use pidcanon::rewrite::RdfFormat;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use tempfile::NamedTempFile;
 
 /// A format named by a short name (`nt`, `nq`, `ttl`, `trig`, `rdfxml`), an extension or a media
 /// type, as riot, rapper and oxigraph accept them.
@@ -92,66 +91,58 @@ impl Input {
     }
 }
 
-/// A file written through a temporary file in the same directory and renamed over its target at
-/// the end: a failed run leaves neither a partial file nor a changed one.
-pub(crate) struct AtomicFile {
-    temp: NamedTempFile,
-    target: PathBuf,
+/// `error` with `name` in front, of the same kind (a broken pipe stays one).
+pub(crate) fn with_name(name: &str, error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("{name}: {error}"))
 }
 
-impl AtomicFile {
-    pub(crate) fn create(target: &Path) -> io::Result<Self> {
-        let dir = match target.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let temp = NamedTempFile::new_in(dir)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", target.display())))?;
-        Ok(Self {
-            temp,
-            target: target.to_owned(),
-        })
+/// A reader or writer whose errors name its file: `data.nt: Is a directory (os error 21)`.
+pub(crate) struct Named<T> {
+    inner: T,
+    name: String,
+}
+
+impl<T> Named<T> {
+    pub(crate) fn new(inner: T, name: String) -> Self {
+        Self { inner, name }
     }
 
-    pub(crate) fn writer(&self) -> io::Result<File> {
-        self.temp.as_file().try_clone()
-    }
-
-    /// Renames the file over its target.
-    pub(crate) fn commit(self) -> io::Result<()> {
-        self.temp.as_file().sync_all()?;
-        self.temp
-            .persist(&self.target)
-            .map(drop)
-            .map_err(|e| e.error)
+    fn wrap<U>(&self, result: io::Result<U>) -> io::Result<U> {
+        result.map_err(|e| with_name(&self.name, e))
     }
 }
 
-/// Where the data goes: stdout or an atomic file.
-pub(crate) enum Output {
-    Stdout,
-    File(AtomicFile),
+impl<R: Read> Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let result = self.inner.read(buf);
+        self.wrap(result)
+    }
 }
 
-impl Output {
-    pub(crate) fn new(path: Option<&Path>) -> io::Result<Self> {
-        Ok(match path {
-            Some(path) if path != Path::new("-") => Output::File(AtomicFile::create(path)?),
-            _ => Output::Stdout,
-        })
+impl<R: BufRead> BufRead for Named<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        let name = &self.name;
+        self.inner.fill_buf().map_err(|e| with_name(name, e))
     }
 
-    pub(crate) fn writer(&self) -> io::Result<Box<dyn Write>> {
-        Ok(match self {
-            Output::Stdout => Box::new(io::stdout().lock()),
-            Output::File(file) => Box::new(file.writer()?),
-        })
+    fn consume(&mut self, amount: usize) {
+        self.inner.consume(amount);
+    }
+}
+
+impl<W: Write> Write for Named<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let result = self.inner.write(buf);
+        self.wrap(result)
     }
 
-    pub(crate) fn commit(self) -> io::Result<()> {
-        match self {
-            Output::Stdout => Ok(()),
-            Output::File(file) => file.commit(),
-        }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        let result = self.inner.write_all(buf);
+        self.wrap(result)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let result = self.inner.flush();
+        self.wrap(result)
     }
 }

@@ -2,7 +2,8 @@
 
 use super::EXIT_USAGE;
 use super::args::{CheckArgs, GraphInput, RewriteArgs};
-use super::files::{AtomicFile, Input, Output, format_of, parse_format};
+use super::files::{Input, format_of, parse_format};
+use super::output::{Destination, Writer};
 use pidcanon::rewrite::{Location, Observer, RdfFormat, Report, RewriteError, Rewriter, Session};
 use pidcanon::{IdError, Kind, Registry};
 use std::cell::{Cell, RefCell};
@@ -30,35 +31,18 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     };
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let rewriter = rewriter.with_threads(args.threads.unwrap_or(cores));
-    let output = Output::new(args.output.as_deref())?;
-    let sidecars = [&args.links, &args.map, &args.reject]
-        .map(|p| p.as_deref().map(AtomicFile::create).transpose());
-    let [links, map, reject] = match sidecars {
-        [Ok(links), Ok(map), Ok(reject)] => [links, map, reject],
-        [Err(e), ..] | [_, Err(e), _] | [.., Err(e)] => return Err(e),
-    };
+    let outputs = Outputs::open(args)?;
+    let mut writers = outputs.writers()?;
     let diagnostics = Rc::new(Diagnostics::new(args.input.quiet, false));
     let started = Instant::now();
-    let mut session = rewriter
-        .session(output.writer()?)
+    let session = writers
+        .session(&rewriter)
         .with_observer(Shared(Rc::clone(&diagnostics)));
-    if let Some(file) = &links {
-        session = session.with_links(file.writer()?);
-    }
-    if let Some(file) = &map {
-        session = session.with_map(file.writer()?);
-    }
-    if let Some(file) = &reject {
-        session = session.with_rejects(file.writer()?);
-    }
     let report = match feed(session, &inputs, &diagnostics, args.input.quiet) {
         Ok(report) => report,
         Err(code) => return Ok(code),
     };
-    output.commit()?;
-    for file in [links, map, reject].into_iter().flatten() {
-        file.commit()?;
-    }
+    outputs.commit(writers)?;
     // `--report json` is asked for explicitly: `-q` silences the rest, not it.
     if !args.input.quiet || args.report.is_some() {
         print_summary(
@@ -88,6 +72,73 @@ pub(crate) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `rewrite`'s outputs: the data, and the links, map and rejects asked for.
+struct Outputs {
+    data: Destination,
+    sidecars: [Option<Destination>; 3],
+}
+
+/// Writers into [`Outputs`], in the same order.
+struct Writers {
+    data: Writer,
+    sidecars: [Option<Writer>; 3],
+}
+
+impl Outputs {
+    fn open(args: &RewriteArgs) -> io::Result<Self> {
+        let data = Destination::open(args.output.as_deref())?;
+        let [links, map, rejects] = [&args.links, &args.map, &args.reject].map(|path| {
+            path.as_deref()
+                .map(|p| Destination::open(Some(p)))
+                .transpose()
+        });
+        Ok(Self {
+            data,
+            sidecars: [links?, map?, rejects?],
+        })
+    }
+
+    fn writers(&self) -> io::Result<Writers> {
+        let [links, map, rejects] = self
+            .sidecars
+            .each_ref()
+            .map(|d| d.as_ref().map(Destination::writer).transpose());
+        Ok(Writers {
+            data: self.data.writer()?,
+            sidecars: [links?, map?, rejects?],
+        })
+    }
+
+    /// Finishes every output (renames the replaced files into place).
+    fn commit(self, writers: Writers) -> io::Result<()> {
+        self.data.commit(writers.data)?;
+        for (destination, writer) in self.sidecars.into_iter().zip(writers.sidecars) {
+            if let (Some(destination), Some(writer)) = (destination, writer) {
+                destination.commit(writer)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Writers {
+    /// A session of `rewriter` writing into these.
+    fn session<'s>(&'s mut self, rewriter: &'s Rewriter) -> Session<'s, &'s mut Writer> {
+        let mut session = rewriter.session(&mut self.data);
+        let [links, map, rejects] = self.sidecars.each_mut();
+        if let Some(links) = links {
+            session = session.with_links(links);
+        }
+        if let Some(map) = map {
+            session = session.with_map(map);
+        }
+        if let Some(rejects) = rejects {
+            session = session.with_rejects(rejects);
+        }
+        session
+    }
 }
 
 /// The rewriter and the inputs the arguments describe.

@@ -4,6 +4,7 @@ mod args;
 mod canon;
 mod files;
 mod graph;
+mod output;
 
 use args::{Cli, Command};
 use clap::Parser;

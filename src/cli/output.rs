@@ -1,0 +1,127 @@
+//! Where the graph commands write, as a shell redirection would: a regular file (or a path that
+//! does not exist yet) is written through a temporary file renamed over it at the end, so a
+//! failed run never leaves a partial file; a symlink is followed and its *target* replaced (the
+//! link stays); anything else — a FIFO, a terminal, `/dev/null`, `/dev/stdout`, `/dev/fd/63` from
+//! `>(…)` — is written straight into.
+//!
+//! ```text
+//! -o out.nt          temp file in out.nt's directory, renamed over out.nt
+//! -o link.nt         link.nt -> data/real.nt: temp file in data/, renamed over data/real.nt
+//! --map /dev/stdout  written straight into whatever stdout is
+//! ```
+
+use super::files::{Named, with_name};
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use tempfile::NamedTempFile;
+
+/// How many symlinks [`follow_links`] follows before giving up, as the kernel does (`ELOOP`).
+const MAX_LINKS: usize = 40;
+
+/// An output of a command: stdout or a file, written to the end and then committed.
+pub(crate) struct Destination {
+    name: String,
+    target: Target,
+}
+
+enum Target {
+    Stdout,
+    /// Not a regular file: written in place.
+    Straight(File),
+    /// A regular file or a new one: a temporary file renamed over `path` on commit.
+    Replace {
+        temp: NamedTempFile,
+        path: PathBuf,
+    },
+}
+
+/// What a [`Destination`] is written through; it names the destination in its errors.
+pub(crate) type Writer = Named<Box<dyn Write>>;
+
+impl Destination {
+    /// Stdout, or the file at `path` (`-` is stdout).
+    pub(crate) fn open(path: Option<&Path>) -> io::Result<Self> {
+        let Some(path) = path.filter(|p| *p != Path::new("-")) else {
+            return Ok(Self {
+                name: "<stdout>".into(),
+                target: Target::Stdout,
+            });
+        };
+        let name = path.display().to_string();
+        let target = open_target(path).map_err(|e| with_name(&name, e))?;
+        Ok(Self { name, target })
+    }
+
+    /// A writer into the destination.
+    pub(crate) fn writer(&self) -> io::Result<Writer> {
+        let inner: Box<dyn Write> = match &self.target {
+            Target::Stdout => Box::new(io::stdout().lock()),
+            Target::Straight(file) => Box::new(file.try_clone()?),
+            Target::Replace { temp, .. } => Box::new(temp.as_file().try_clone()?),
+        };
+        Ok(Named::new(inner, self.name.clone()))
+    }
+
+    /// Flushes `writer` and, for a replaced file, renames the temporary file over it.
+    pub(crate) fn commit(self, mut writer: Writer) -> io::Result<()> {
+        writer.flush()?;
+        drop(writer);
+        let named = |e| with_name(&self.name, e);
+        match self.target {
+            Target::Stdout | Target::Straight(_) => Ok(()),
+            Target::Replace { temp, path } => {
+                temp.as_file().sync_all().map_err(named)?;
+                temp.persist(&path).map(drop).map_err(|e| named(e.error))
+            }
+        }
+    }
+}
+
+/// Opens what a redirection to `path` would write into.
+fn open_target(path: &Path) -> io::Result<Target> {
+    let path = follow_links(path)?;
+    match fs::metadata(&path) {
+        Ok(metadata) if !metadata.is_file() || is_system_path(&path) => Ok(Target::Straight(
+            File::options().write(true).truncate(true).open(&path)?,
+        )),
+        _ => {
+            let dir = match path.parent() {
+                Some(dir) if !dir.as_os_str().is_empty() => dir,
+                _ => Path::new("."),
+            };
+            let temp = NamedTempFile::new_in(dir)?;
+            Ok(Target::Replace { temp, path })
+        }
+    }
+}
+
+/// `path` with the symlinks of its last component followed: the file a write to `path` reaches,
+/// whether it exists or not (a dangling link names the file a redirection would create).
+fn follow_links(path: &Path) -> io::Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        if is_system_path(&path) {
+            return Ok(path);
+        }
+        match fs::read_link(&path) {
+            Ok(target) => {
+                path = match path.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::InvalidInput => return Ok(path),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(path),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Whether `path` is under `/dev` or `/proc`: devices and the kernel's names for open file
+/// descriptors (`/dev/stdout`, `/dev/fd/63`, `/proc/self/fd/1`), whose file is one the caller
+/// already has open (a shell's stdout, `>(…)`): written into, never replaced.
+fn is_system_path(path: &Path) -> bool {
+    path.starts_with("/dev") || path.starts_with("/proc")
+}

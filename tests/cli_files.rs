@@ -1,0 +1,197 @@
+//! How `rewrite` treats the paths it writes to (`-o`, `--links`, `--map`, `--reject`) and the
+//! files it reads: as a shell redirection would, never damaging what is at the path.
+
+mod common;
+
+use common::Dir;
+use std::fs;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const INPUT: &str =
+    "<info:fedora/demo%3a1> <http://purl.org/dc/terms/relation> <hdl://10013/x> .\n";
+const REWRITTEN: &str =
+    "<info:fedora/demo:1> <http://purl.org/dc/terms/relation> <hdl:10013/x> .\n";
+
+fn run(args: &[&str]) -> Output {
+    common::run_pidcanon(args, b"")
+}
+
+/// Runs `script` in bash with `$0` the binary and `$1`… `args`.
+fn bash(script: &str, args: &[&str]) -> Output {
+    Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_pidcanon"))
+        .args(args)
+        .output()
+        .expect("bash runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+fn assert_ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status,
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_symlink_is_written_through_and_stays_a_link() {
+    let dir = Dir::new("files-symlink");
+    let input = dir.file("in.nt", INPUT);
+    fs::create_dir(dir.path("data")).expect("mkdir");
+    let real = dir.file("data/real.nt", "old\n");
+    let link = dir.path("link.nt");
+    std::os::unix::fs::symlink("data/real.nt", &link).expect("symlink");
+    let out = run(&["rewrite", "-q", p(&input), "-o", p(&link)]);
+    assert_ok(&out);
+    assert!(
+        fs::symlink_metadata(&link)
+            .expect("exists")
+            .file_type()
+            .is_symlink(),
+        "the link is still a link"
+    );
+    assert_eq!(fs::read_to_string(&real).expect("readable"), REWRITTEN);
+    assert_eq!(
+        fs::read_dir(dir.path("data")).expect("dir").count(),
+        1,
+        "no temporary file left beside the target"
+    );
+}
+
+#[test]
+fn a_dangling_symlink_gets_its_target_created() {
+    let dir = Dir::new("files-dangling");
+    let input = dir.file("in.nt", INPUT);
+    let link = dir.path("map.tsv");
+    std::os::unix::fs::symlink("made.tsv", &link).expect("symlink");
+    let out = run(&[
+        "rewrite",
+        "-q",
+        p(&input),
+        "-o",
+        "/dev/null",
+        "--map",
+        p(&link),
+    ]);
+    assert_ok(&out);
+    assert!(
+        fs::symlink_metadata(&link)
+            .expect("exists")
+            .file_type()
+            .is_symlink()
+    );
+    let map = fs::read_to_string(dir.path("made.tsv")).expect("created");
+    assert!(
+        map.starts_with("info:fedora/demo%3a1\tinfo:fedora/demo:1\t"),
+        "{map}"
+    );
+}
+
+#[test]
+fn a_fifo_is_written_into_and_stays_a_fifo() {
+    let dir = Dir::new("files-fifo");
+    let input = dir.file("in.nt", INPUT);
+    let fifo = dir.path("out.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        println!("SKIPPED: mkfifo is not available");
+        return;
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read_to_string(fifo))
+    };
+    let out = run(&["rewrite", "-q", p(&input), "-o", p(&fifo)]);
+    assert_ok(&out);
+    assert_eq!(reader.join().expect("reader").expect("read"), REWRITTEN);
+    assert!(fs::metadata(&fifo).expect("exists").file_type().is_fifo());
+}
+
+#[test]
+fn dev_stdout_and_process_substitution_are_written_into() {
+    let dir = Dir::new("files-devfd");
+    let input = dir.file("in.nt", INPUT);
+    let output = dir.path("out.nt");
+    // `--map /dev/stdout`: the map goes to the command's stdout (a pipe here).
+    let out = run(&[
+        "rewrite",
+        "-q",
+        p(&input),
+        "-o",
+        p(&output),
+        "--map",
+        "/dev/stdout",
+    ]);
+    assert_ok(&out);
+    assert!(
+        text(&out.stdout).starts_with("info:fedora/demo%3a1\t"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        fs::symlink_metadata("/dev/stdout")
+            .expect("exists")
+            .file_type()
+            .is_symlink(),
+        "/dev/stdout is still the system's link"
+    );
+    // `--links >(cat)`: /dev/fd/63, a pipe.
+    let out = bash(
+        r#""$0" rewrite -q "$1" -o "$2" --links >(cat)"#,
+        &[p(&input), p(&output)],
+    );
+    assert_ok(&out);
+    assert!(
+        text(&out.stdout).contains("<http://www.w3.org/2002/07/owl#sameAs>"),
+        "{}",
+        text(&out.stdout)
+    );
+    // `/dev/fd/3` onto a regular file opened by the shell: written into, not replaced.
+    let map = dir.file("map.tsv", "");
+    let out = bash(
+        r#""$0" rewrite -q "$1" -o "$2" --map /dev/fd/3 3>"$3""#,
+        &[p(&input), p(&output), p(&map)],
+    );
+    assert_ok(&out);
+    assert!(
+        fs::read_to_string(&map)
+            .expect("readable")
+            .starts_with("info:fedora/demo%3a1\t")
+    );
+    assert_eq!(dir.entries(), 3, "no temporary file left");
+}
+
+#[test]
+fn dev_null_stays_a_device() {
+    let dir = Dir::new("files-devnull");
+    let input = dir.file("in.nt", INPUT);
+    let out = run(&[
+        "rewrite",
+        "-q",
+        p(&input),
+        "-o",
+        "/dev/null",
+        "--links",
+        "/dev/null",
+    ]);
+    assert_ok(&out);
+    assert!(
+        fs::metadata("/dev/null")
+            .expect("exists")
+            .file_type()
+            .is_char_device()
+    );
+}
