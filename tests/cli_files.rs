@@ -5,7 +5,7 @@ mod common;
 
 use common::Dir;
 use std::fs;
-use std::os::unix::fs::FileTypeExt;
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -194,4 +194,40 @@ fn dev_null_stays_a_device() {
             .file_type()
             .is_char_device()
     );
+}
+
+fn mode(path: &Path) -> u32 {
+    fs::metadata(path).expect("exists").permissions().mode() & 0o7777
+}
+
+#[test]
+fn new_files_follow_the_umask_and_replaced_files_keep_their_mode() {
+    let dir = Dir::new("files-mode");
+    let input = dir.file("in.nt", INPUT);
+    for (umask, expected) in [("022", 0o644), ("077", 0o600), ("002", 0o664)] {
+        let output = dir.path(&format!("new-{umask}.nt"));
+        let links = dir.path(&format!("links-{umask}.nt"));
+        let out = bash(
+            r#"umask "$1"; exec "$0" rewrite -q "$2" -o "$3" --links "$4""#,
+            &[umask, p(&input), p(&output), p(&links)],
+        );
+        assert_ok(&out);
+        assert_eq!(mode(&output), expected, "-o under umask {umask}");
+        assert_eq!(mode(&links), expected, "--links under umask {umask}");
+    }
+    for existing in [0o644, 0o640, 0o600, 0o664] {
+        let output = dir.file("existing.nt", "old\n");
+        fs::set_permissions(&output, fs::Permissions::from_mode(existing)).expect("chmod");
+        let out = bash(
+            r#"umask 077; exec "$0" rewrite -q "$1" -o "$2""#,
+            &[p(&input), p(&output)],
+        );
+        assert_ok(&out);
+        assert_eq!(fs::read_to_string(&output).expect("readable"), REWRITTEN);
+        assert_eq!(
+            mode(&output),
+            existing,
+            "a replaced {existing:o} file keeps its mode"
+        );
+    }
 }

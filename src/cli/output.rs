@@ -4,6 +4,9 @@
 //! link stays); anything else — a FIFO, a terminal, `/dev/null`, `/dev/stdout`, `/dev/fd/63` from
 //! `>(…)` — is written straight into.
 //!
+//! A new file gets the mode a redirection would give it (0666 less the umask: 0644 under 022); a
+//! replaced file keeps its mode (and, when run as root, its owner).
+//!
 //! ```text
 //! -o out.nt          temp file in out.nt's directory, renamed over out.nt
 //! -o link.nt         link.nt -> data/real.nt: temp file in data/, renamed over data/real.nt
@@ -13,8 +16,12 @@
 use super::files::{Named, with_name};
 use std::fs::{self, File};
 use std::io::{self, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
+
+/// The mode a new file is created with, before the umask (as `open(2)` from a shell does).
+const NEW_FILE_MODE: u32 = 0o666;
 
 /// How many symlinks [`follow_links`] follows before giving up, as the kernel does (`ELOOP`).
 const MAX_LINKS: usize = 40;
@@ -85,15 +92,31 @@ fn open_target(path: &Path) -> io::Result<Target> {
         Ok(metadata) if !metadata.is_file() || is_system_path(&path) => Ok(Target::Straight(
             File::options().write(true).truncate(true).open(&path)?,
         )),
-        _ => {
+        existing => {
             let dir = match path.parent() {
                 Some(dir) if !dir.as_os_str().is_empty() => dir,
                 _ => Path::new("."),
             };
-            let temp = NamedTempFile::new_in(dir)?;
+            let temp = temp_file_like(dir, existing.ok().as_ref())?;
             Ok(Target::Replace { temp, path })
         }
     }
+}
+
+/// A temporary file in `dir` that will replace a file with `existing`'s mode and owner (as far as
+/// we may give it), or a new file: read and write for all, less the umask — as a shell
+/// redirection would leave them.
+fn temp_file_like(dir: &Path, existing: Option<&fs::Metadata>) -> io::Result<NamedTempFile> {
+    let Some(existing) = existing else {
+        return tempfile::Builder::new()
+            .permissions(fs::Permissions::from_mode(NEW_FILE_MODE))
+            .tempfile_in(dir);
+    };
+    let temp = NamedTempFile::new_in(dir)?;
+    // Only root may give a file away; anyone else keeps it (as when they copy it).
+    let _ = std::os::unix::fs::fchown(temp.as_file(), Some(existing.uid()), Some(existing.gid()));
+    temp.as_file().set_permissions(existing.permissions())?;
+    Ok(temp)
 }
 
 /// `path` with the symlinks of its last component followed: the file a write to `path` reaches,
