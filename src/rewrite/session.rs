@@ -36,8 +36,8 @@ pub struct Session<'s, W: Write> {
     /// Originals already written to the links and map.
     recorded: HashSet<Box<str>>,
     pub(crate) report: Report,
-    /// Whether an input has been started (a byte-order mark is kept only before the first).
-    started: bool,
+    /// The inputs started so far (a byte-order mark is kept only in the first).
+    pub(crate) inputs: u64,
 }
 
 impl<W: Write> fmt::Debug for Session<'_, W> {
@@ -76,7 +76,7 @@ impl<'s, W: Write> Session<'s, W> {
             rejects: None,
             recorded: HashSet::new(),
             report: Report::default(),
-            started: false,
+            inputs: 0,
         }
     }
 
@@ -124,11 +124,11 @@ impl<'s, W: Write> Session<'s, W> {
         };
         if input.fill_buf()?.starts_with(BYTE_ORDER_MARK) {
             input.consume(BYTE_ORDER_MARK.len());
-            if let (Output::Lines { writer, .. }, false) = (&mut self.output, self.started) {
+            if let (Output::Lines { writer, .. }, 0) = (&mut self.output, self.inputs) {
                 writer.write_all(BYTE_ORDER_MARK)?;
             }
         }
-        self.started = true;
+        self.inputs += 1;
         let result = match self.output {
             Output::Lines { .. } => super::line::rewrite(self, &mut input),
             Output::Graph(_) => graph::rewrite(self, &mut input),

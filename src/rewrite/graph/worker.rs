@@ -22,21 +22,11 @@ pub(crate) struct GraphBatch {
     /// Per statement: the number of the first line it spans and their range in `text`.
     spans: Vec<(u64, Range<usize>)>,
     text: Vec<u8>,
-    /// The first batch of a new input: blank node labels start again.
-    pub(crate) new_input: bool,
 }
 
 impl GraphBatch {
     /// The number of statements a batch holds before it is mapped.
     pub(crate) const SIZE: usize = 4096;
-
-    /// An empty batch, the first of an input.
-    pub(crate) fn first_of_input() -> Self {
-        Self {
-            new_input: true,
-            ..Self::default()
-        }
-    }
 
     pub(crate) fn push(&mut self, quad: Quad, span: Span<'_>) {
         let same = self.spans.last().is_some_and(|(first, range)| {
@@ -58,11 +48,10 @@ impl GraphBatch {
         self.quads.clear();
         self.spans.clear();
         self.text.clear();
-        self.new_input = false;
     }
 }
 
-/// Canonicalizes the statements of graph batches; one per rewrite, with its own cache.
+/// Canonicalizes the statements of graph batches; one per input, with its own cache.
 pub(crate) struct GraphWorker<'r> {
     rewriter: &'r Rewriter,
     needs: Needs,
@@ -71,21 +60,19 @@ pub(crate) struct GraphWorker<'r> {
 }
 
 impl<'r> GraphWorker<'r> {
-    pub(crate) fn new(rewriter: &'r Rewriter, needs: Needs) -> Self {
+    /// The worker of the session's input number `input`.
+    pub(crate) fn new(rewriter: &'r Rewriter, needs: Needs, input: u64) -> Self {
         Self {
             rewriter,
             needs,
             cache: Cache::new(),
-            labels: BlankNodeLabels::default(),
+            labels: BlankNodeLabels::for_input(input),
         }
     }
 
     /// Canonicalizes the statements of `batch`; what is found goes to `found`.
     pub(crate) fn map(&mut self, batch: &mut GraphBatch, found: &mut Found) {
         found.clear();
-        if batch.new_input {
-            self.labels.next_input();
-        }
         let (rewriter, needs, cache) = (self.rewriter, self.needs, &mut self.cache);
         let (spans, text) = (&batch.spans, &batch.text);
         let mut finder = IriFinder::default();
@@ -166,11 +153,11 @@ struct BlankNodeLabels {
 const GENERATION: usize = 1 << 16;
 
 impl BlankNodeLabels {
-    fn next_input(&mut self) {
-        self.input += 1;
-        self.counter = 0;
-        self.recent.clear();
-        self.older.clear();
+    fn for_input(input: u64) -> Self {
+        Self {
+            input,
+            ..Self::default()
+        }
     }
 
     fn relabel(&mut self, quad: Quad) -> Quad {
