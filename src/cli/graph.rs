@@ -30,6 +30,11 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     } else {
         rewriter
     };
+    let rewriter = if args.keep_signed {
+        rewriter.keep_signed()
+    } else {
+        rewriter
+    };
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let rewriter = rewriter.with_threads(args.threads.unwrap_or(cores));
     let output = Output::new(args.output.as_deref())?;
@@ -254,6 +259,13 @@ impl Observer for Shared {
         }
     }
 
+    fn warning(&mut self, location: Location, message: &str) {
+        if !self.0.quiet {
+            self.0
+                .say(false, format_args!("{location}: warning: {message}"));
+        }
+    }
+
     fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
         if !self.0.quiet || self.0.listing {
             self.0.say(
@@ -288,6 +300,7 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
             "duplicates_dropped": report.duplicates_dropped,
             "syntax_errors": report.syntax_errors,
             "lines_passed_through": report.lines_passed_through,
+            "signed_statements_kept": report.signed_statements_kept,
             "bytes_read": report.bytes_read,
             "seconds": seconds,
             "megabytes_per_second": megabytes_per_second,
