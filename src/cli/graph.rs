@@ -4,7 +4,9 @@ use super::EXIT_USAGE;
 use super::args::{CheckArgs, GraphInput, RewriteArgs};
 use super::files::{Input, format_of, parse_format};
 use super::output::{Destination, Writer};
-use pidcanon::rewrite::{Location, Observer, RdfFormat, Report, RewriteError, Rewriter, Session};
+use pidcanon::rewrite::{
+    Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, Session, SyntaxError,
+};
 use pidcanon::{IdError, Kind, Registry};
 use std::cell::{Cell, RefCell};
 use std::io::{self, Write};
@@ -25,7 +27,12 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         Err(e) => return usage_error(&e),
     };
     let rewriter = if args.dedup {
-        rewriter.with_dedup()
+        rewriter.drop_duplicates()
+    } else {
+        rewriter
+    };
+    let rewriter = if args.keep_signed {
+        rewriter.keep_signed()
     } else {
         rewriter
     };
@@ -167,10 +174,10 @@ fn build(
             .map_err(|e| e.to_string())?;
     }
     if args.strict {
-        rewriter = rewriter.strict();
+        rewriter = rewriter.fail_on_invalid();
     }
     if args.lenient {
-        rewriter = rewriter.lenient();
+        rewriter = rewriter.skip_syntax_errors();
     }
     Ok((rewriter, inputs))
 }
@@ -303,11 +310,22 @@ impl Observer for Shared {
         }
     }
 
-    fn syntax_error(&mut self, location: Location, message: &str) {
+    fn warning(&mut self, location: Location, message: &str) {
+        if !self.0.quiet {
+            self.0
+                .say(false, format_args!("{location}: warning: {message}"));
+        }
+    }
+
+    fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
         if !self.0.quiet || self.0.listing {
             self.0.say(
                 false,
-                format_args!("{location}: syntax error, skipped: {message}"),
+                format_args!(
+                    "{}: syntax error, {recovery}: {}",
+                    error.location(),
+                    error.message()
+                ),
             );
         }
     }
@@ -332,6 +350,8 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
             "invalid_identifiers": report.invalid_identifiers,
             "duplicates_dropped": report.duplicates_dropped,
             "syntax_errors": report.syntax_errors,
+            "lines_passed_through": report.lines_passed_through,
+            "signed_statements_kept": report.signed_statements_kept,
             "bytes_read": report.bytes_read,
             "seconds": seconds,
             "megabytes_per_second": megabytes_per_second,
@@ -347,7 +367,7 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
     writeln!(
         stderr,
         "pidcanon: {} statements read, {} written; {} IRIs rewritten{}; {} invalid identifiers; \
-         {} duplicates dropped; {} syntax errors skipped; {:.1} MB/s, {:.0} statements/s",
+         {} duplicates dropped; {} syntax errors{}; {:.1} MB/s, {:.0} statements/s",
         report.statements_read,
         report.statements_written,
         report.rewritten_total(),
@@ -359,6 +379,10 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
         report.invalid_identifiers,
         report.duplicates_dropped,
         report.syntax_errors,
+        match report.lines_passed_through {
+            0 => String::new(),
+            n => format!(" ({n} unparsable lines passed through unchanged)"),
+        },
         megabytes_per_second,
         statements_per_second,
     )
