@@ -231,3 +231,42 @@ fn new_files_follow_the_umask_and_replaced_files_keep_their_mode() {
         );
     }
 }
+
+#[test]
+fn two_outputs_on_one_file_are_refused_before_reading() {
+    let dir = Dir::new("files-shared");
+    let input = dir.file("in.nt", INPUT);
+    let existing = dir.file("x.nt", "keep\n");
+    let hard = dir.path("hard.nt");
+    fs::hard_link(&existing, &hard).expect("hard link");
+    let soft = dir.path("soft.nt");
+    std::os::unix::fs::symlink("x.nt", &soft).expect("symlink");
+    let new = dir.path("new.nt");
+    let new_again = format!("{}/./new.nt", p(&dir.0));
+    for (a, b) in [
+        (p(&existing), p(&existing)),
+        (p(&existing), p(&hard)),
+        (p(&soft), p(&existing)),
+        (p(&new), new_again.as_str()),
+    ] {
+        // A missing input too: the refusal comes before any input is opened.
+        let out = run(&["rewrite", "-q", "no-such-input.nt", "-o", a, "--links", b]);
+        assert_eq!(out.status.code(), Some(2), "{a} {b}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("are the same file"), "{stderr}");
+        assert!(!stderr.contains("no-such-input"), "{stderr}");
+        assert_eq!(fs::read_to_string(&existing).expect("readable"), "keep\n");
+        assert!(!new.exists());
+    }
+    // Devices may be shared.
+    let out = run(&[
+        "rewrite",
+        "-q",
+        p(&input),
+        "-o",
+        "/dev/null",
+        "--map",
+        "/dev/null",
+    ]);
+    assert_ok(&out);
+}

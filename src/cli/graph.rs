@@ -3,7 +3,7 @@
 use super::EXIT_USAGE;
 use super::args::{CheckArgs, GraphInput, RewriteArgs};
 use super::files::{Input, format_of, parse_format};
-use super::output::{Destination, Writer};
+use super::output::{Destination, Writer, refuse_shared_files};
 use pidcanon::rewrite::{
     Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, Session, SyntaxError,
 };
@@ -38,6 +38,18 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     };
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let rewriter = rewriter.with_threads(args.threads.unwrap_or(cores));
+    let named: Vec<(&str, &std::path::Path)> = [
+        ("-o", &args.output),
+        ("--links", &args.links),
+        ("--map", &args.map),
+        ("--reject", &args.reject),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+    .collect();
+    if let Err(e) = refuse_shared_files(&named) {
+        return usage_error(&e);
+    }
     let outputs = Outputs::open(args)?;
     let mut writers = outputs.writers()?;
     let diagnostics = Rc::new(Diagnostics::new(args.input.quiet, false));

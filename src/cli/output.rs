@@ -148,3 +148,61 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 fn is_system_path(path: &Path) -> bool {
     path.starts_with("/dev") || path.starts_with("/proc")
 }
+
+/// Refuses two outputs that name one file (`-o x.nt --links x.nt`, a hard link, a symlink to the
+/// other): one would overwrite the other. `outputs` are `(flag, path)`; stdout (`-`), devices and
+/// FIFOs may be shared.
+pub(crate) fn refuse_shared_files(outputs: &[(&str, &Path)]) -> Result<(), String> {
+    let identities: Vec<Option<FileIdentity>> = outputs
+        .iter()
+        .map(|(_, path)| FileIdentity::of(path))
+        .collect();
+    for (i, identity) in identities.iter().enumerate() {
+        let Some(identity) = identity else { continue };
+        if let Some(j) = identities[..i]
+            .iter()
+            .position(|o| o.as_ref() == Some(identity))
+        {
+            let ((first, first_path), (second, second_path)) = (outputs[j], outputs[i]);
+            return Err(format!(
+                "{first} {} and {second} {} are the same file: one would overwrite the other",
+                first_path.display(),
+                second_path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The regular file an output path writes to: its device and inode when it exists, else the
+/// absolute path it will be created at.
+#[derive(PartialEq, Eq)]
+enum FileIdentity {
+    Existing { device: u64, inode: u64 },
+    New(PathBuf),
+}
+
+impl FileIdentity {
+    /// `None` for stdout and anything that is not a regular file.
+    fn of(path: &Path) -> Option<Self> {
+        if path == Path::new("-") {
+            return None;
+        }
+        let path = follow_links(path).ok()?;
+        match fs::metadata(&path) {
+            Ok(metadata) if metadata.is_file() && !is_system_path(&path) => Some(Self::Existing {
+                device: metadata.dev(),
+                inode: metadata.ino(),
+            }),
+            Ok(_) => None,
+            Err(_) => {
+                let dir = match path.parent() {
+                    Some(dir) if !dir.as_os_str().is_empty() => dir,
+                    _ => Path::new("."),
+                };
+                let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+                Some(Self::New(dir.join(path.file_name()?)))
+            }
+        }
+    }
+}
