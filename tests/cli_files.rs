@@ -270,3 +270,30 @@ fn two_outputs_on_one_file_are_refused_before_reading() {
     ]);
     assert_ok(&out);
 }
+
+#[test]
+fn a_closed_or_full_stdout_is_an_error() {
+    let dir = Dir::new("files-stdout");
+    let input = dir.file("in.nt", INPUT);
+    let out = bash(r#""$0" rewrite "$1" >&-"#, &[p(&input)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("<stdout>: Bad file descriptor"), "{stderr}");
+    assert!(!stderr.contains("written"), "no summary: {stderr}");
+
+    let out = bash(r#""$0" rewrite -q "$1" >/dev/null"#, &[p(&input)]);
+    assert_ok(&out);
+
+    if Path::new("/dev/full").exists() {
+        let out = bash(r#""$0" rewrite "$1" >/dev/full"#, &[p(&input)]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("<stdout>: No space left on device"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("written"), "no summary: {stderr}");
+    } else {
+        println!("SKIPPED: /dev/full is missing, the full-disk half of this test did not run");
+    }
+}

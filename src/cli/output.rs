@@ -23,6 +23,11 @@ use tempfile::NamedTempFile;
 /// The mode a new file is created with, before the umask (as `open(2)` from a shell does).
 const NEW_FILE_MODE: u32 = 0o666;
 
+/// `EBADF`, `O_ACCMODE` and `O_RDWR` on Linux.
+const EBADF: i32 = 9;
+const O_ACCMODE: u32 = 0o3;
+const O_RDWR: u32 = 0o2;
+
 /// How many symlinks [`follow_links`] follows before giving up, as the kernel does (`ELOOP`).
 const MAX_LINKS: usize = 40;
 
@@ -50,6 +55,9 @@ impl Destination {
     /// Stdout, or the file at `path` (`-` is stdout).
     pub(crate) fn open(path: Option<&Path>) -> io::Result<Self> {
         let Some(path) = path.filter(|p| *p != Path::new("-")) else {
+            if stdout_was_closed() {
+                return Err(with_name("<stdout>", io::Error::from_raw_os_error(EBADF)));
+            }
             return Ok(Self {
                 name: "<stdout>".into(),
                 target: Target::Stdout,
@@ -147,6 +155,22 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 /// already has open (a shell's stdout, `>(…)`): written into, never replaced.
 fn is_system_path(path: &Path) -> bool {
     path.starts_with("/dev") || path.starts_with("/proc")
+}
+
+/// Whether the command was started with stdout closed (`pidcanon rewrite f.nt >&-`). Rust's
+/// runtime then opens `/dev/null` on it, read-write, and everything written would vanish; a
+/// shell's `>/dev/null` opens it write-only. Told from `/proc` (Linux); elsewhere, never.
+fn stdout_was_closed() -> bool {
+    if fs::read_link("/proc/self/fd/1").ok().as_deref() != Some(Path::new("/dev/null")) {
+        return false;
+    }
+    let Ok(info) = fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    info.lines()
+        .find_map(|line| line.strip_prefix("flags:"))
+        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
+        .is_some_and(|flags| flags & O_ACCMODE == O_RDWR)
 }
 
 /// Refuses two outputs that name one file (`-o x.nt --links x.nt`, a hard link, a symlink to the
