@@ -297,3 +297,152 @@ fn a_closed_or_full_stdout_is_an_error() {
         println!("SKIPPED: /dev/full is missing, the full-disk half of this test did not run");
     }
 }
+
+/// `data` compressed as `extension` says.
+fn compress(data: &[u8], extension: &str) -> Vec<u8> {
+    use std::io::Write;
+    match extension {
+        "gz" => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(data).expect("compressed");
+            e.finish().expect("compressed")
+        }
+        "bz2" => {
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+            e.write_all(data).expect("compressed");
+            e.finish().expect("compressed")
+        }
+        "zst" => zstd::encode_all(data, 1).expect("compressed"),
+        other => panic!("no compression {other}"),
+    }
+}
+
+fn decompress(data: &[u8], extension: &str) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    match extension {
+        "gz" => flate2::read::MultiGzDecoder::new(data).read_to_end(&mut out),
+        "bz2" => bzip2::read::MultiBzDecoder::new(data).read_to_end(&mut out),
+        "zst" => zstd::stream::read::Decoder::new(data)
+            .expect("zstd")
+            .read_to_end(&mut out),
+        other => panic!("no compression {other}"),
+    }
+    .expect("decompressed");
+    out
+}
+
+const COMPRESSIONS: [&str; 3] = ["gz", "bz2", "zst"];
+
+#[test]
+fn compressed_inputs_are_read_by_extension_and_by_magic_bytes() {
+    let dir = Dir::new("files-compressed-in");
+    let many: String = INPUT.repeat(50_000);
+    let many_rewritten: String = REWRITTEN.repeat(50_000);
+    for extension in COMPRESSIONS {
+        // Two members (as pigz, pbzip2 and zstd -T0 write them) make one stream.
+        let mut data = compress(many.as_bytes(), extension);
+        data.extend(compress(INPUT.as_bytes(), extension));
+        let expected = many_rewritten.clone() + REWRITTEN;
+        let by_name = dir.path(&format!("in.nt.{extension}"));
+        fs::write(&by_name, &data).expect("written");
+        for threads in ["1", "2"] {
+            let out = run(&["rewrite", "-q", "--threads", threads, p(&by_name)]);
+            assert_ok(&out);
+            assert!(
+                text(&out.stdout) == expected,
+                "{extension}, {threads} threads"
+            );
+        }
+        // No compression extension: told by the first bytes, on stdin too.
+        let unnamed = dir.path(&format!("{extension}-inside.nt"));
+        fs::write(&unnamed, &data).expect("written");
+        let out = run(&["rewrite", "-q", p(&unnamed)]);
+        assert_ok(&out);
+        assert!(text(&out.stdout) == expected, "{extension} by magic");
+        let out = common::run_pidcanon(&["rewrite", "-q"], &data);
+        assert_ok(&out);
+        assert!(text(&out.stdout) == expected, "{extension} on stdin");
+    }
+    // The format is read through the compression extension.
+    let ttl = dir.path("in.ttl.gz");
+    fs::write(
+        &ttl,
+        compress(
+            b"<info:fedora/demo%3a1> <http://p> <hdl://10013/x> .\n",
+            "gz",
+        ),
+    )
+    .expect("written");
+    let out = run(&["rewrite", "-q", p(&ttl), "--to", "nt"]);
+    assert_ok(&out);
+    assert_eq!(
+        text(&out.stdout),
+        "<info:fedora/demo:1> <http://p> <hdl:10013/x> .\n"
+    );
+}
+
+#[test]
+fn a_corrupt_compressed_input_is_an_error_naming_it() {
+    let dir = Dir::new("files-corrupt");
+    for extension in COMPRESSIONS {
+        let mut data = compress(INPUT.repeat(1000).as_bytes(), extension);
+        data.truncate(data.len() / 2);
+        let input = dir.path(&format!("cut.nt.{extension}"));
+        fs::write(&input, &data).expect("written");
+        let output = dir.path("out.nt");
+        let out = run(&["rewrite", "-q", p(&input), "-o", p(&output)]);
+        assert_eq!(out.status.code(), Some(2), "{extension}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains(&format!("cut.nt.{extension}: ")),
+            "{stderr}"
+        );
+        assert!(!output.exists(), "no partial output");
+    }
+}
+
+#[test]
+fn outputs_are_compressed_by_their_extension() {
+    let dir = Dir::new("files-compressed-out");
+    let input = dir.file("in.nt", INPUT);
+    for extension in COMPRESSIONS {
+        let output = dir.path(&format!("out.nt.{extension}"));
+        let map = dir.path(&format!("map.tsv.{extension}"));
+        let out = run(&[
+            "rewrite",
+            "-q",
+            p(&input),
+            "-o",
+            p(&output),
+            "--map",
+            p(&map),
+        ]);
+        assert_ok(&out);
+        let written = fs::read(&output).expect("written");
+        assert_eq!(
+            text(&decompress(&written, extension)),
+            REWRITTEN,
+            "{extension}"
+        );
+        let map = text(&decompress(&fs::read(&map).expect("written"), extension));
+        assert!(map.starts_with("info:fedora/demo%3a1\t"), "{map}");
+    }
+    // `out.ttl.gz` is Turtle, gzip-compressed.
+    let two = dir.file(
+        "two.nt",
+        &format!("{INPUT}<info:fedora/demo:1> <http://p> <http://o> .\n"),
+    );
+    let output = dir.path("out.ttl.gz");
+    let out = run(&["rewrite", "-q", p(&two), "-o", p(&output)]);
+    assert_ok(&out);
+    let turtle = text(&decompress(&fs::read(&output).expect("written"), "gz"));
+    assert!(
+        turtle.contains("<info:fedora/demo:1> <http://purl.org/dc/terms/relation>"),
+        "{turtle}"
+    );
+    assert!(
+        !turtle.contains("> .\n<"),
+        "Turtle, not N-Triples: {turtle}"
+    );
+}

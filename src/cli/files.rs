@@ -1,6 +1,7 @@
 //! Inputs of the graph commands: formats from names and extensions, files and stdin, a progress
 //! bar; [`Named`], which puts a file's name in its I/O errors.
 
+use super::compress::{Compression, decompress, without_compression_extension};
 use indicatif::{ProgressBar, ProgressStyle};
 use pidcanon::rewrite::RdfFormat;
 use std::fs::File;
@@ -37,9 +38,10 @@ pub(crate) fn parse_format(name: &str) -> Result<RdfFormat, String> {
     }
 }
 
-/// The format of a file, from its extension.
+/// The format of a file, from its extension, looking through a compression extension
+/// (`dump.nt.gz` is N-Triples).
 pub(crate) fn format_of(path: &Path) -> Option<RdfFormat> {
-    let extension = path.extension()?.to_str()?;
+    let extension = without_compression_extension(path).extension()?.to_str()?;
     parse_format(extension).ok()
 }
 
@@ -48,6 +50,9 @@ pub(crate) struct Input {
     pub(crate) name: String,
     pub(crate) path: Option<PathBuf>,
 }
+
+/// What an input is read through.
+type Source = Box<dyn Read + Send>;
 
 impl Input {
     pub(crate) fn new(arg: &str) -> Self {
@@ -64,31 +69,53 @@ impl Input {
         }
     }
 
-    /// Opens the input; a file gets a progress bar on a terminal unless `quiet`.
+    /// Opens the input, decompressed if its extension or its first bytes say it is compressed;
+    /// a file gets a progress bar (of the bytes read from the file) on a terminal unless `quiet`.
+    /// Every error names the input.
     pub(crate) fn open(&self, quiet: bool) -> io::Result<(Box<dyn BufRead>, Option<ProgressBar>)> {
-        let Some(path) = &self.path else {
-            return Ok((
-                Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
-                None,
-            ));
+        let named = |e| with_name(&self.name, e);
+        let (source, bar): (Source, _) = match &self.path {
+            None => (Box::new(io::stdin()), None),
+            Some(path) => {
+                let file = File::open(path).map_err(named)?;
+                if quiet || !io::stderr().is_terminal() {
+                    (Box::new(file), None)
+                } else {
+                    let bar = progress_bar(file.metadata().map_err(named)?.len());
+                    (Box::new(bar.wrap_read(file)), Some(bar))
+                }
+            }
         };
-        let file = File::open(path)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.name)))?;
-        if quiet || !io::stderr().is_terminal() {
-            return Ok((Box::new(BufReader::with_capacity(1 << 16, file)), None));
-        }
-        let bar = ProgressBar::new(file.metadata()?.len());
-        if let Ok(style) =
-            ProgressStyle::with_template("{bytes}/{total_bytes} {wide_bar} {bytes_per_sec} {eta}")
-        {
-            bar.set_style(style);
-        }
-        let reader: Box<dyn Read> = Box::new(bar.wrap_read(file));
-        Ok((
-            Box::new(BufReader::with_capacity(1 << 16, reader)),
-            Some(bar),
-        ))
+        let (start, source) = peek(source, Compression::MAGIC_LEN).map_err(named)?;
+        let compression = self
+            .path
+            .as_deref()
+            .and_then(Compression::from_extension)
+            .or_else(|| Compression::from_magic(&start));
+        let source = BufReader::with_capacity(1 << 16, io::Cursor::new(start).chain(source));
+        let reader: Box<dyn BufRead> = match compression {
+            None => Box::new(Named::new(source, self.name.clone())),
+            Some(compression) => Box::new(decompress(source, compression, self.name.clone())?),
+        };
+        Ok((reader, bar))
     }
+}
+
+/// The first `len` bytes of `source` (fewer at its end) and the rest of it.
+fn peek(mut source: Source, len: usize) -> io::Result<(Vec<u8>, Source)> {
+    let mut start = Vec::with_capacity(len);
+    (&mut source).take(len as u64).read_to_end(&mut start)?;
+    Ok((start, source))
+}
+
+fn progress_bar(total: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bytes}/{total_bytes} {wide_bar} {bytes_per_sec} {eta}")
+    {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// `error` with `name` in front, of the same kind (a broken pipe stays one).
@@ -105,6 +132,10 @@ pub(crate) struct Named<T> {
 impl<T> Named<T> {
     pub(crate) fn new(inner: T, name: String) -> Self {
         Self { inner, name }
+    }
+
+    pub(crate) fn into_inner(self) -> T {
+        self.inner
     }
 
     fn wrap<U>(&self, result: io::Result<U>) -> io::Result<U> {

@@ -2,6 +2,7 @@
 
 mod args;
 mod canon;
+mod compress;
 mod files;
 mod graph;
 mod output;

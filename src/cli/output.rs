@@ -13,6 +13,7 @@
 //! --map /dev/stdout  written straight into whatever stdout is
 //! ```
 
+use super::compress::{Compression, Encoder};
 use super::files::{Named, with_name};
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -35,6 +36,8 @@ const MAX_LINKS: usize = 40;
 pub(crate) struct Destination {
     name: String,
     target: Target,
+    /// From the name's extension: `-o out.nt.gz` is compressed with gzip.
+    compression: Option<Compression>,
 }
 
 enum Target {
@@ -49,7 +52,7 @@ enum Target {
 }
 
 /// What a [`Destination`] is written through; it names the destination in its errors.
-pub(crate) type Writer = Named<Box<dyn Write>>;
+pub(crate) type Writer = Named<Encoder<Box<dyn Write>>>;
 
 impl Destination {
     /// Stdout, or the file at `path` (`-` is stdout).
@@ -61,11 +64,16 @@ impl Destination {
             return Ok(Self {
                 name: "<stdout>".into(),
                 target: Target::Stdout,
+                compression: None,
             });
         };
         let name = path.display().to_string();
         let target = open_target(path).map_err(|e| with_name(&name, e))?;
-        Ok(Self { name, target })
+        Ok(Self {
+            name,
+            target,
+            compression: Compression::from_extension(path),
+        })
     }
 
     /// A writer into the destination.
@@ -75,14 +83,20 @@ impl Destination {
             Target::Straight(file) => Box::new(file.try_clone()?),
             Target::Replace { temp, .. } => Box::new(temp.as_file().try_clone()?),
         };
-        Ok(Named::new(inner, self.name.clone()))
+        let encoder =
+            Encoder::new(inner, self.compression).map_err(|e| with_name(&self.name, e))?;
+        Ok(Named::new(encoder, self.name.clone()))
     }
 
-    /// Flushes `writer` and, for a replaced file, renames the temporary file over it.
-    pub(crate) fn commit(self, mut writer: Writer) -> io::Result<()> {
-        writer.flush()?;
-        drop(writer);
+    /// Ends `writer`'s compressed stream, flushes it and, for a replaced file, renames the
+    /// temporary file over it.
+    pub(crate) fn commit(self, writer: Writer) -> io::Result<()> {
         let named = |e| with_name(&self.name, e);
+        writer
+            .into_inner()
+            .finish()
+            .and_then(|mut inner| inner.flush())
+            .map_err(named)?;
         match self.target {
             Target::Stdout | Target::Straight(_) => Ok(()),
             Target::Replace { temp, path } => {
