@@ -446,3 +446,105 @@ fn outputs_are_compressed_by_their_extension() {
         "Turtle, not N-Triples: {turtle}"
     );
 }
+
+#[test]
+fn relative_iris_resolve_against_the_file_and_stdin_gets_a_hint() {
+    let dir = Dir::new("files base dir");
+    let turtle = "<x> <http://p> <info:fedora/demo%3a1> .\n";
+    let input = dir.file("in #1.ttl", turtle);
+    let out = run(&["rewrite", "-q", p(&input), "--to", "nt"]);
+    assert_ok(&out);
+    // The path is percent-encoded as a URL: the space and the `#`.
+    let dir_url = format!("file://{}", p(&dir.0).replace(' ', "%20"));
+    assert_eq!(
+        text(&out.stdout),
+        format!("<{dir_url}/x> <http://p> <info:fedora/demo:1> .\n")
+    );
+    // --base wins.
+    let out = run(&[
+        "rewrite",
+        "-q",
+        p(&input),
+        "--to",
+        "nt",
+        "--base",
+        "http://ex/",
+    ]);
+    assert_eq!(
+        text(&out.stdout),
+        "<http://ex/x> <http://p> <info:fedora/demo:1> .\n"
+    );
+    // Stdin has no URL: the error says what to do.
+    let out = common::run_pidcanon(&["rewrite", "-q", "-i", "ttl"], turtle.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("<stdin>:1:"), "{stderr}");
+    assert!(stderr.contains("--base"), "{stderr}");
+}
+
+#[test]
+fn every_io_error_names_its_path() {
+    let dir = Dir::new("files-io-errors");
+    let input = dir.file("in.nt", INPUT);
+    fs::create_dir(dir.path("dir.nt")).expect("mkdir");
+    let out = run(&["rewrite", "-q", p(&dir.path("dir.nt"))]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("dir.nt: Is a directory"), "{stderr}");
+
+    let out = run(&["rewrite", "-q", p(&dir.path("missing.nt"))]);
+    assert!(
+        text(&out.stderr).contains("missing.nt: No such file"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = run(&[
+        "rewrite",
+        "-q",
+        p(&input),
+        "-o",
+        p(&dir.path("no-dir/out.nt")),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no-dir/out.nt: No such file"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn named_graphs_to_a_triple_format_name_the_file() {
+    let dir = Dir::new("files-graphs");
+    let trig = dir.file(
+        "g.trig",
+        "<http://g/1> { <info:fedora/demo%3a1> <http://p> <http://o> . }\n",
+    );
+    let out = run(&["rewrite", "-q", p(&trig), "--to", "nt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(&format!("{}: ", p(&trig))), "{stderr}");
+    assert!(stderr.contains("--to nq"), "{stderr}");
+}
+
+#[test]
+fn to_contradicting_the_output_extension_is_warned_about() {
+    let dir = Dir::new("files-contradiction");
+    let input = dir.file("in.nt", INPUT);
+    let output = dir.path("x.ttl");
+    let out = run(&["rewrite", "-q", p(&input), "--to", "nt", "-o", p(&output)]);
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("warning: writing N-Triples (--to) into"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("x.ttl, whose extension says Turtle"),
+        "{stderr}"
+    );
+    let out = run(&["rewrite", "-q", p(&input), "--to", "ttl", "-o", p(&output)]);
+    assert_ok(&out);
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}

@@ -294,7 +294,7 @@ fn check_lists_what_is_not_canonical() {
     let stdout = text(&out.stdout);
     assert!(
         stdout.contains(&format!(
-            "{}:2:1: <info:fedora/demo%3a1> is not canonical: <info:fedora/demo:1> (fedora-object)",
+            "{}:2:1: non-canonical fedora-object <info:fedora/demo%3a1>: canonical <info:fedora/demo:1>",
             p(&input)
         )),
         "{stdout}"

@@ -69,6 +69,13 @@ impl Input {
         }
     }
 
+    /// The `file://` URL of the input, to resolve its relative IRIs against (as riot and rapper
+    /// do); stdin has none.
+    pub(crate) fn base_iri(&self) -> Option<String> {
+        let path = std::fs::canonicalize(self.path.as_ref()?).ok()?;
+        url::Url::from_file_path(path).ok().map(String::from)
+    }
+
     /// Opens the input, decompressed if its extension or its first bytes say it is compressed;
     /// a file gets a progress bar (of the bytes read from the file) on a terminal unless `quiet`.
     /// Every error names the input.
@@ -120,8 +127,27 @@ fn progress_bar(total: u64) -> ProgressBar {
 
 /// `error` with `name` in front, of the same kind (a broken pipe stays one).
 pub(crate) fn with_name(name: &str, error: io::Error) -> io::Error {
-    io::Error::new(error.kind(), format!("{name}: {error}"))
+    io::Error::new(error.kind(), NamedError(format!("{name}: {error}")))
 }
+
+/// Whether `error` already names its file (it came through [`with_name`]).
+pub(crate) fn names_its_file(error: &io::Error) -> bool {
+    error
+        .get_ref()
+        .is_some_and(|inner| inner.is::<NamedError>())
+}
+
+/// An I/O error's message with the file's name in front.
+#[derive(Debug)]
+struct NamedError(String);
+
+impl std::fmt::Display for NamedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NamedError {}
 
 /// A reader or writer whose errors name its file: `data.nt: Is a directory (os error 21)`.
 pub(crate) struct Named<T> {

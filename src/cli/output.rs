@@ -58,9 +58,7 @@ impl Destination {
     /// Stdout, or the file at `path` (`-` is stdout).
     pub(crate) fn open(path: Option<&Path>) -> io::Result<Self> {
         let Some(path) = path.filter(|p| *p != Path::new("-")) else {
-            if stdout_was_closed() {
-                return Err(with_name("<stdout>", io::Error::from_raw_os_error(EBADF)));
-            }
+            writable_stdout()?;
             return Ok(Self {
                 name: "<stdout>".into(),
                 target: Target::Stdout,
@@ -169,6 +167,14 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 /// already has open (a shell's stdout, `>(…)`): written into, never replaced.
 fn is_system_path(path: &Path) -> bool {
     path.starts_with("/dev") || path.starts_with("/proc")
+}
+
+/// Fails (`Bad file descriptor`) if the command was started with stdout closed.
+pub(crate) fn writable_stdout() -> io::Result<()> {
+    if stdout_was_closed() {
+        return Err(with_name("<stdout>", io::Error::from_raw_os_error(EBADF)));
+    }
+    Ok(())
 }
 
 /// Whether the command was started with stdout closed (`pidcanon rewrite f.nt >&-`). Rust's
