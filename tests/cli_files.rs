@@ -77,12 +77,13 @@ fn a_dangling_symlink_gets_its_target_created() {
     let input = dir.file("in.nt", INPUT);
     let link = dir.path("map.tsv");
     std::os::unix::fs::symlink("made.tsv", &link).expect("symlink");
+    let output = dir.path("out.nt");
     let out = run(&[
         "rewrite",
         "-q",
         p(&input),
         "-o",
-        "/dev/null",
+        p(&output),
         "--map",
         p(&link),
     ]);
@@ -115,9 +116,12 @@ fn a_fifo_is_written_into_and_stays_a_fifo() {
         std::thread::spawn(move || fs::read_to_string(fifo))
     };
     let out = run(&["rewrite", "-q", p(&input), "-o", p(&fifo)]);
+    // Checked before joining: a reader of a FIFO that was replaced would wait forever.
+    assert!(fs::metadata(&fifo).expect("exists").file_type().is_fifo());
+    // Opening it read-write never blocks, and releases a reader still waiting for a writer.
+    drop(fs::File::options().read(true).write(true).open(&fifo));
     assert_ok(&out);
     assert_eq!(reader.join().expect("reader").expect("read"), REWRITTEN);
-    assert!(fs::metadata(&fifo).expect("exists").file_type().is_fifo());
 }
 
 #[test]
@@ -135,18 +139,19 @@ fn dev_stdout_and_process_substitution_are_written_into() {
         "--map",
         "/dev/stdout",
     ]);
+    let still_a_link =
+        fs::symlink_metadata("/dev/stdout").is_ok_and(|m| m.file_type().is_symlink());
+    if !still_a_link {
+        // A regression replaced the system's link (as root): put it back before failing.
+        let _ = fs::remove_file("/dev/stdout");
+        let _ = std::os::unix::fs::symlink("/proc/self/fd/1", "/dev/stdout");
+    }
+    assert!(still_a_link, "/dev/stdout is still the system's link");
     assert_ok(&out);
     assert!(
         text(&out.stdout).starts_with("info:fedora/demo%3a1\t"),
         "{}",
         text(&out.stdout)
-    );
-    assert!(
-        fs::symlink_metadata("/dev/stdout")
-            .expect("exists")
-            .file_type()
-            .is_symlink(),
-        "/dev/stdout is still the system's link"
     );
     // `--links >(cat)`: /dev/fd/63, a pipe.
     let out = bash(
@@ -178,6 +183,7 @@ fn dev_stdout_and_process_substitution_are_written_into() {
 fn dev_null_stays_a_device() {
     let dir = Dir::new("files-devnull");
     let input = dir.file("in.nt", INPUT);
+    let before = fs::metadata("/dev/null").expect("/dev/null exists");
     let out = run(&[
         "rewrite",
         "-q",
@@ -187,13 +193,32 @@ fn dev_null_stays_a_device() {
         "--links",
         "/dev/null",
     ]);
+    assert_still_char_device("/dev/null", &before);
     assert_ok(&out);
-    assert!(
-        fs::metadata("/dev/null")
-            .expect("exists")
-            .file_type()
-            .is_char_device()
-    );
+}
+
+/// Asserts that `path` is still the character device it was. A regression that replaced it (as
+/// root) is undone first, so that a failing test does not break the machine it runs on.
+fn assert_still_char_device(path: &str, before: &fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    let still = fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device());
+    if !still {
+        let rdev = before.rdev();
+        let major = ((rdev >> 8) & 0xfff) | ((rdev >> 32) & !0xfff);
+        let minor = (rdev & 0xff) | ((rdev >> 12) & !0xff);
+        let _ = fs::remove_file(path);
+        let _ = Command::new("mknod")
+            .args([
+                "-m",
+                "666",
+                path,
+                "c",
+                &major.to_string(),
+                &minor.to_string(),
+            ])
+            .status();
+    }
+    assert!(still, "{path} is still a character device");
 }
 
 fn mode(path: &Path) -> u32 {
@@ -259,6 +284,7 @@ fn two_outputs_on_one_file_are_refused_before_reading() {
         assert!(!new.exists());
     }
     // Devices may be shared.
+    let before = fs::metadata("/dev/null").expect("/dev/null exists");
     let out = run(&[
         "rewrite",
         "-q",
@@ -268,6 +294,7 @@ fn two_outputs_on_one_file_are_refused_before_reading() {
         "--map",
         "/dev/null",
     ]);
+    assert_still_char_device("/dev/null", &before);
     assert_ok(&out);
 }
 
