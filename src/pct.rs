@@ -255,7 +255,7 @@ where
 }
 
 /// Applies a fallible `Cow`-returning step to a `Cow`, keeping the result borrowed from the
-/// original input when neither the input nor the step changed anything (STYLE.md §4).
+/// original input when neither the input nor the step changed anything.
 pub(crate) fn then<'a, E>(
     text: Cow<'a, str>,
     step: impl FnOnce(&str) -> Result<Cow<'_, str>, E>,

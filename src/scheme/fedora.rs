@@ -1,5 +1,6 @@
 //! Fedora PIDs, `info:fedora/` object and dissemination URIs, and REST / API-A-Lite URLs under
-//! configured bases (`../shared/seeds/fedora-pid-uri-spec.txt`).
+//! configured bases (the Fedora 3 specification "Fedora Identifiers: PIDs and URIs"; its
+//! section numbers below).
 //!
 //! ```text
 //! object-pid        = namespace-id ":" object-id
@@ -20,7 +21,7 @@ use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
 use super::{Canonical, SchemeAdapter};
 use crate::iri::is_pchar;
 use crate::pct::{self, Escaping, HexCase, Splice};
-use crate::{IdError, Kind, Policy, Rule};
+use crate::{IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -566,13 +567,22 @@ pub struct FedoraAdapter {
 }
 
 impl FedoraAdapter {
-    /// The adapter for `policy`'s Fedora bases; bases that do not parse are skipped (check the
-    /// policy first with [`Policy::check`]).
-    #[must_use]
-    pub fn new(policy: &Policy) -> Self {
-        Self {
-            bases: policy.fedora_base_prefixes().unwrap_or_default(),
-        }
+    /// The adapter for `policy`'s Fedora bases.
+    ///
+    /// ```
+    /// use pidcanon::{Policy, scheme::fedora::FedoraAdapter};
+    /// let mut policy = Policy::default();
+    /// policy.fedora_bases = vec!["http://localhost:8080/fedora".into(), "localhost/fedora".into()];
+    /// let err = FedoraAdapter::new(&policy).unwrap_err();
+    /// assert!(err.to_string().starts_with(r#"invalid Fedora base "localhost/fedora""#), "{err}");
+    /// ```
+    pub fn new(policy: &Policy) -> Result<Self, PolicyError> {
+        Ok(Self::with_bases(policy.prefixes()?.fedora_bases))
+    }
+
+    /// The adapter for bases already parsed.
+    pub(crate) fn with_bases(bases: Vec<UrlPrefix>) -> Self {
+        Self { bases }
     }
 
     /// A REST or API-A-Lite URL under a base; `rest` is the path after the base, `base` its offset.

@@ -1,5 +1,5 @@
-//! Handles and DOIs (`../shared/seeds/cordra-handle-uri-spec.txt`, RFC 3650–3652, the DOI
-//! Handbook): every encoding of a handle collapses to one canonical IRI.
+//! Handles and DOIs ("Encoding CORDRA Identifiers in URI Syntax", V1.00, 2005; RFC 3650–3652;
+//! the DOI Handbook): every encoding of a handle collapses to one canonical IRI.
 //!
 //! ```text
 //! handle      = naming-authority "/" local-name
@@ -16,7 +16,7 @@ use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
 use super::{Canonical, SchemeAdapter};
 use crate::iri::is_ipchar;
 use crate::pct::{self, HexCase};
-use crate::{DoiForm, HandleForm, IdError, Kind, Policy, Rule};
+use crate::{DoiForm, HandleForm, IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -273,12 +273,26 @@ pub struct HandleAdapter {
 }
 
 impl HandleAdapter {
-    /// The adapter for `policy`'s resolvers and forms; resolvers that do not parse are skipped
-    /// (check the policy first with [`Policy::check`]).
-    #[must_use]
-    pub fn new(policy: &Policy) -> Self {
+    /// The adapter for `policy`'s resolvers and forms.
+    ///
+    /// ```
+    /// use pidcanon::{Policy, scheme::handle::HandleAdapter};
+    /// let mut policy = Policy::default();
+    /// policy.handle_resolvers = vec!["https://repo.example.edu/handle/".into(), "http://x/?q".into()];
+    /// let err = HandleAdapter::new(&policy).unwrap_err();
+    /// assert!(err.to_string().starts_with(r#"invalid handle resolver "http://x/?q""#), "{err}");
+    /// ```
+    pub fn new(policy: &Policy) -> Result<Self, PolicyError> {
+        Ok(Self::with_resolvers(
+            policy.prefixes()?.handle_resolvers,
+            policy,
+        ))
+    }
+
+    /// The adapter for resolvers already parsed and `policy`'s forms.
+    pub(crate) fn with_resolvers(resolvers: Vec<UrlPrefix>, policy: &Policy) -> Self {
         Self {
-            resolvers: policy.handle_resolver_prefixes().unwrap_or_default(),
+            resolvers,
             handle_form: policy.handle_form,
             doi_form: policy.doi_form,
         }
@@ -470,7 +484,7 @@ mod tests {
                 ..Policy::default()
             },
         ] {
-            let adapter = HandleAdapter::new(&policy);
+            let adapter = HandleAdapter::new(&policy).expect("no resolvers");
             for iri in [
                 "hdl:10013/x",
                 "hdl:10013/a%2Fb",
