@@ -5,6 +5,7 @@
 mod common;
 
 use common::{Vector, expected_failures, options, vectors};
+use oxrdf::NamedNodeRef;
 use pidcanon::{Canonical, IdError, Registry};
 use std::borrow::Cow;
 
@@ -18,6 +19,21 @@ fn run<'a>(
             .canonicalize_as(name, input)
             .unwrap_or_else(|| panic!("no adapter named {name}")),
         None => registry.canonicalize(input),
+    }
+}
+
+/// What is wrong with the answer for `input` as an oxrdf named node (when it is an IRI), given
+/// the answer for it as a string.
+fn check_named_node(
+    registry: &Registry,
+    input: &str,
+    result: &Result<Canonical<'_>, IdError>,
+) -> Option<String> {
+    let node = NamedNodeRef::new(input).ok()?;
+    match (registry.canonicalize_named_node(node), result) {
+        (Ok(n), Ok(c)) if n.as_str() == c.iri && n.is_changed() == (c.iri != input) => None,
+        (Err(e), Err(f)) if e == *f => None,
+        (node, _) => Some(format!("as a named node: {node:?}")),
     }
 }
 
@@ -46,6 +62,11 @@ fn check(v: &Vector) -> Option<String> {
     }
     if kind != v.kind {
         return Some(format!("expected kind {}, got {kind}", v.kind));
+    }
+    if scheme.is_none() {
+        if let Some(problem) = check_named_node(&registry, &v.input, &result) {
+            return Some(problem);
+        }
     }
     let Ok(canonical) = result else { return None };
     if canonical.iri == v.input && !matches!(canonical.iri, Cow::Borrowed(_)) {

@@ -38,11 +38,13 @@ macro_rules! canonical_text {
 
 pub mod fedora;
 pub mod handle;
+mod named_node;
 pub mod oai;
 pub mod pdi;
 pub mod poi;
 pub(crate) mod url_prefix;
 
+pub use named_node::CanonicalNamedNode;
 pub use url_prefix::UrlPrefixError;
 
 use crate::policy::Prefixes;
