@@ -46,7 +46,7 @@ fn tsv_contract_holds_for_every_vector() {
             let ok = cols[1] == v.expected
                 && cols[2] == v.kind
                 && (cols[1] == "INVALID") != cols[3].is_empty();
-            if !ok && !known.contains(&v.location) {
+            if !ok && !known.contains(&v.key()) {
                 failures.push(format!(
                     "{} [{options}] {:?}: {line:?}",
                     v.location, v.input
