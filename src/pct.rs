@@ -183,6 +183,43 @@ pub fn decode(s: &str) -> Result<Cow<'_, str>, PctError> {
         .map_err(|_| PctError::NotUtf8(s.find('%').unwrap_or(0)))
 }
 
+/// The characters `s` decodes to (every escape decoded once), each with the offset in `s` where
+/// its first octet is written; allocates nothing. After an error it ends.
+pub(crate) fn decoded_chars(s: &str) -> impl Iterator<Item = Result<(usize, char), PctError>> {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let start = i;
+        let mut octets = [0u8; 4];
+        for n in 0..4 {
+            let octet = match bytes.get(i)? {
+                b'%' => match escape_at(s, i) {
+                    Some(octet) => {
+                        i += 3;
+                        octet
+                    }
+                    None => {
+                        i = bytes.len();
+                        return Some(Err(PctError::BadEscape(start)));
+                    }
+                },
+                &octet => {
+                    i += 1;
+                    octet
+                }
+            };
+            octets[n] = octet;
+            match std::str::from_utf8(&octets[..=n]) {
+                Ok(c) => return c.chars().next().map(|c| Ok((start, c))),
+                Err(e) if e.error_len().is_none() && i < bytes.len() => {}
+                Err(_) => break,
+            }
+        }
+        i = bytes.len();
+        Some(Err(PctError::NotUtf8(start)))
+    })
+}
+
 /// The offset of the first `%` that is not followed by two hex digits.
 #[must_use]
 pub(crate) fn first_bad_escape(s: &str) -> Option<usize> {
@@ -427,6 +464,26 @@ mod tests {
         assert!(!has_uppercase_outside_escapes("%2Fa"));
         assert!(matches!(ascii_lowercase("abc"), Cow::Borrowed("abc")));
         assert_eq!(ascii_uppercase("aB%2f"), "AB%2F");
+    }
+
+    #[test]
+    fn decodes_characters_in_place() {
+        let chars: Vec<_> = decoded_chars("a%C3%A9\u{e9}%41").collect();
+        assert_eq!(
+            chars,
+            [
+                Ok((0, 'a')),
+                Ok((1, '\u{e9}')),
+                Ok((7, '\u{e9}')),
+                Ok((9, 'A'))
+            ]
+        );
+        let last = |s| decoded_chars(s).last();
+        assert_eq!(last("ab%4"), Some(Err(PctError::BadEscape(2))));
+        assert_eq!(last("a%C3"), Some(Err(PctError::NotUtf8(1))));
+        assert_eq!(last("a%C3b"), Some(Err(PctError::NotUtf8(1))));
+        assert_eq!(last("%FF"), Some(Err(PctError::NotUtf8(0))));
+        assert_eq!(decoded_chars("").count(), 0);
     }
 
     #[test]
