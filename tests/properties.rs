@@ -125,10 +125,25 @@ proptest! {
             format!("hdl://{na}/{local}"),
             format!("info:hdl/{na}/{local}"),
             format!("urn:hdl:{na}/{local}"),
+            format!("urn:hdl:{na}:{local}"),
             format!("https://hdl.handle.net/{na}/{local}"),
             format!("http://HDL.handle.net:80/{na}%2F{local}"),
         ])?;
         prop_assert!(canonical.ends_with(&local), "{canonical}");
+    }
+
+    #[test]
+    fn prefix_handles_collapse_in_any_case(
+        prefix in "[0-9A-Za-z-]{1,5}(\\.[0-9A-Za-z-]{1,5}){0,3}",
+        lower in any::<bool>(),
+    ) {
+        let spelled = if lower { prefix.to_ascii_lowercase() } else { prefix.to_ascii_uppercase() };
+        let canonical = all_same(&[
+            format!("hdl:0.NA/{prefix}"),
+            format!("hdl:0.na/{spelled}"),
+            format!("https://hdl.handle.net/0.NA/{spelled}"),
+        ])?;
+        prop_assert_eq!(canonical, format!("hdl:0.NA/{}", prefix.to_ascii_uppercase()));
     }
 
     #[test]
