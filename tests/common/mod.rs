@@ -4,7 +4,7 @@
 
 use pidcanon::{DoiForm, HandleForm, PoiOai, Policy};
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One row of a vectors file: input, expected, kind, options, note.
 #[derive(Debug, Clone)]
@@ -135,4 +135,36 @@ pub fn run_pidcanon(args: &[&str], stdin: &[u8]) -> std::process::Output {
     let output = child.wait_with_output().expect("the binary ends");
     let _ = writer.join();
     output
+}
+
+/// A temporary directory for one test, removed at the end.
+pub struct Dir(pub PathBuf);
+
+impl Dir {
+    pub fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("pidcanon-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Self(dir)
+    }
+
+    pub fn file(&self, name: &str, content: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, content).expect("written");
+        path
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    pub fn entries(&self) -> usize {
+        std::fs::read_dir(&self.0).expect("readable").count()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
