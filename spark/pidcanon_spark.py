@@ -38,7 +38,8 @@ from pyspark import SparkFiles, StorageLevel, TaskContext, cloudpickle
 from pyspark.accumulators import AccumulatorParam
 from pyspark.errors import PySparkRuntimeError
 
-LINE_FORMATS = {"nt": "nt", "ntriples": "nt", "nq": "nq", "nquads": "nq"}
+LINE_FORMATS = {"nt": "nt", "ntriples": "nt", "application/n-triples": "nt", "nq": "nq", "nquads": "nq", "application/n-quads": "nq"}
+GRAPH_FORMATS = {"nq", "nquads", "application/n-quads", "trig", "application/trig"}
 COMPRESSIONS = {".gz": gzip.decompress, ".bz2": bz2.decompress}
 # The order of kinds in `pidcanon rewrite`'s summary; kinds it adds later follow, sorted.
 KIND_ORDER = ["fedora-object", "fedora-dissemination", "oai", "poi", "handle", "doi", "pdi"]
@@ -147,6 +148,15 @@ def list_inputs(sc, patterns):
     return files
 
 
+def check_outputs(sc, directories):
+    """Fail before any work if an output directory exists, as Spark would after the work."""
+    conf = sc._jsc.hadoopConfiguration()
+    for directory in directories:
+        path = sc._jvm.org.apache.hadoop.fs.Path(directory)
+        if path.getFileSystem(conf).exists(path):
+            raise RewriteFailed(f"pidcanon-spark: {directory}: already exists (Spark does not overwrite an output directory)", 2)
+
+
 def split_compression(name):
     """(`name` without .gz/.bz2, that suffix or "")."""
     for suffix in COMPRESSIONS:
@@ -167,7 +177,7 @@ def default_output_format(paths, forced):
     """nq if any input can hold named graphs (N-Quads, TriG), else nt."""
     for path in paths:
         fmt = forced or split_compression(os.path.basename(path))[0].rsplit(".", 1)[-1].lower()
-        if fmt in ("nq", "nquads", "trig"):
+        if fmt in GRAPH_FORMATS:
             return "nq"
     return "nt"
 
@@ -268,15 +278,15 @@ def process_directory(policy):
     return path
 
 
-def pipe_command(args, fmt, to, side_files, policy):
+def pipe_command(args, fmt, to, threads, side_files, policy):
     side = " ".join(f'--{kind} "$dir/{kind}"' for kind in side_files)
     if policy is not None:
         side += f' --policy "$dir/{POLICY_FILE}"'
     script = PIPE_SCRIPT.format(side=side)
-    return shlex.join(["/bin/sh", "-c", script, "pidcanon-spark", "-i", fmt, "--to", to, "--threads", "1"] + args)
+    return shlex.join(["/bin/sh", "-c", script, "pidcanon-spark", "-i", fmt, "--to", to, "--threads", threads] + args)
 
 
-def rewrite_lines(lines_rdd, args, fmt, to, binary, side_files, policy, reports, key_prefix):
+def rewrite_lines(lines_rdd, args, fmt, to, threads, binary, side_files, policy, reports, key_prefix):
     """Pipe each partition of `lines_rdd` through pidcanon; see `PIPE_SCRIPT`."""
     # The two ends of one partition's pipe run in the same Python worker (PySpark chains
     # them into one function); they meet here, keyed by the task attempt.
@@ -308,7 +318,7 @@ def rewrite_lines(lines_rdd, args, fmt, to, binary, side_files, policy, reports,
         shutil.rmtree(run.dir, ignore_errors=True)
         reports.add({key_prefix + str(index): {"report": report, "diagnostics": kept, "diagnostic_count": count, "lines": lines_out}})
 
-    command = pipe_command(args, fmt, to, side_files, policy)
+    command = pipe_command(args, fmt, to, threads, side_files, policy)
     return lines_rdd.mapPartitionsWithIndex(start).pipe(command, checkCode=True).mapPartitionsWithIndex(finish)
 
 
@@ -316,7 +326,7 @@ def rewrite_lines(lines_rdd, args, fmt, to, binary, side_files, policy, reports,
 # Whole files (Turtle, TriG, RDF/XML): one process per file
 
 
-def rewrite_whole_files(sc, paths, args, forced, to, binary, side_files, policy, reports):
+def rewrite_whole_files(sc, paths, args, forced, to, threads, binary, side_files, policy, reports):
     """Each file goes whole through one pidcanon process, which names it in its messages."""
 
     def rewrite_file(record):
@@ -329,7 +339,7 @@ def rewrite_whole_files(sc, paths, args, forced, to, binary, side_files, policy,
         with open(local, "wb") as f:
             f.write(data)
         del data
-        command = [find_binary(binary), "rewrite", local, "--to", to, "--threads", "1", "--report", "json"]
+        command = [find_binary(binary), "rewrite", local, "--to", to, "--threads", threads, "--report", "json"]
         command += (["-i", forced] if forced else []) + args
         command += ["--policy", os.path.join(workdir, POLICY_FILE)] if policy is not None else []
         command += [a for kind in side_files for a in (f"--{kind}", os.path.join(workdir, kind))]
@@ -547,6 +557,8 @@ def run(spark, options):
         # Imported rather than run by spark-submit: ship this module's code with the tasks.
         cloudpickle.register_pickle_by_value(sys.modules[__name__])
     paths = list_inputs(sc, options.inputs)
+    check_outputs(sc, [d for d in (options.output, options.map, options.links) if d])
+    threads = sc.getConf().get("spark.task.cpus", "1")  # the cores Spark gives each task
     to = options.to or default_output_format(paths, options.input_format)
     policy = None
     if options.policy:
@@ -565,9 +577,9 @@ def run(spark, options):
     for fmt, fmt_paths in sorted(by_format.items()):
         lines = sc.textFile(",".join(fmt_paths), options.min_partitions)
         groups[fmt] = (lines, Splits.of(lines))
-        parts.append(rewrite_lines(lines, args, fmt, to, options.binary, side_files, policy, reports, fmt + " "))
+        parts.append(rewrite_lines(lines, args, fmt, to, threads, options.binary, side_files, policy, reports, fmt + " "))
     if whole:
-        parts.append(rewrite_whole_files(sc, whole, args, options.input_format, to, options.binary, side_files, policy, reports))
+        parts.append(rewrite_whole_files(sc, whole, args, options.input_format, to, threads, options.binary, side_files, policy, reports))
     splits = Splits(groups)
     rewritten = parts[0] if len(parts) == 1 else sc.union(parts)
 

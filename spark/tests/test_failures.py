@@ -70,3 +70,10 @@ def test_missing_binary_is_a_clear_error(spark, tmp_path):
 def test_missing_input_is_a_clear_error(spark, tmp_path):
     failed = run_failing(spark, tmp_path, tmp_path / "nothing-*.nt")
     assert failed.status == 2 and "no such file or directory" in failed.message
+
+
+def test_existing_output_directory_is_refused_before_any_work(spark, tmp_path):
+    path = corpus_with(tmp_path, 1, "<http://a> <http://b> <http://c> .", total=10)
+    (tmp_path / "out").mkdir()
+    failed = run_failing(spark, tmp_path, path)
+    assert failed.status == 2 and "already exists" in failed.message
