@@ -13,11 +13,16 @@ runs alternating the commands:
    between the first two;
 3. the projection to a cluster from these figures (what is measured, what is projected).
 
-The Spark times are those of the job (the driver's wall clock from reading to the last part file
-written), without starting the JVM, which a cluster pays once per application.
+Each figure is given twice: wall clock, and CPU time — of the pidcanon process, or of the whole
+Spark side (the driver, the JVM and everything it starts: Python workers, pidcanon or cat
+processes). On a machine shared with other work the wall clock measures the neighbours as much
+as the job; statements per CPU-second measure the work, and are what an executor core delivers
+when it has the core to itself. The Spark times are those of the job (from reading to the last
+part file written), without starting the JVM, which a cluster pays once per application.
 """
 
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -35,10 +40,40 @@ GEN_CORPUS = os.environ.get("GEN_CORPUS", os.path.join(REPO, "..", "shared", "be
 DIR = os.environ.get("BENCH_DIR", os.path.join(REPO, "target", "bench"))
 
 
-def timed(action):
+def tree_cpu(root):
+    """CPU seconds used so far by process `root` and its descendants (with their reaped children)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parent, cpu = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended meanwhile
+            parent[int(entry)] = int(fields[1])
+            cpu[int(entry)] = sum(int(x) for x in fields[11:15]) / ticks  # utime stime cutime cstime
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += cpu.get(pid, 0.0)
+        todo += [child for child, p in parent.items() if p == pid]
+    return total
+
+
+def own_cpu():
+    self, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return self.ru_utime + self.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed(action, jvm=None):
+    """(wall seconds, CPU seconds) of `action`: this process and its reaped children, plus the
+    JVM's process tree if given."""
+    cpu = own_cpu() + (tree_cpu(jvm) if jvm else 0.0)
     start = time.monotonic()
     action()
-    return time.monotonic() - start
+    wall = time.monotonic() - start
+    return wall, own_cpu() + (tree_cpu(jvm) if jvm else 0.0) - cpu
 
 
 def fresh(path):
@@ -75,8 +110,8 @@ def main():
     out = os.path.join(DIR, "spark-bench-out")
     times = {}
 
-    def record(name, seconds):
-        times.setdefault(name, []).append(seconds)
+    def record(name, wall_cpu):
+        times.setdefault(name, []).append(wall_cpu)
 
     def process(threads):
         command = [BINARY, "rewrite", "-q", "--threads", str(threads), "-o", fresh(out + ".nt"), corpus]
@@ -87,6 +122,7 @@ def main():
     for master in ("local[1]", "local[2]"):
         spark = session(master)
         sc = spark.sparkContext
+        jvm = sc._gateway.proc.pid
         options = pidcanon_spark.parse_args([corpus, "--output", out, "--binary", BINARY, "-q", "--min-partitions", str(partitions)])
         lines = sc.textFile(corpus, partitions)
         pipe_cat = "cat"
@@ -96,7 +132,7 @@ def main():
         for _ in range(runs):
             record(f"process {master}", process(1 if master == "local[1]" else 2))
             fresh(out)
-            record(f"job {master}", timed(lambda: pidcanon_spark.run(spark, options)))
+            record(f"job {master}", timed(lambda: pidcanon_spark.run(spark, options), jvm))
             if master == "local[1]":
                 for name, rdd in (
                     ("text only", lines),
@@ -104,47 +140,55 @@ def main():
                     ("pipe pidcanon", lines.pipe(pipe_pidcanon, checkCode=True)),
                 ):
                     fresh(out)
-                    record(name, timed(lambda rdd=rdd: rdd.saveAsTextFile(out)))
+                    record(name, timed(lambda rdd=rdd: rdd.saveAsTextFile(out), jvm))
             fresh(out)
         spark.stop()
 
-    med = {name: statistics.median(values) for name, values in times.items()}
+    wall = {name: statistics.median(w for w, _ in values) for name, values in times.items()}
+    cpu = {name: statistics.median(c for _, c in values) for name, values in times.items()}
 
-    def rate(name):
-        return triples / med[name]
+    def row(label, name):
+        return (f"| {label} | {wall[name]:.2f} s | {triples / wall[name]:,.0f} | {cpu[name]:.2f} s | "
+                f"{triples / cpu[name]:,.0f} | {cpu[name] / triples * 1e9:,.0f} ns |")
 
-    print(f"corpus: {triples:,} statements, {size_mb:.0f} MB of N-Triples, {partitions} partitions; median of {runs} runs on this machine ({os.cpu_count()} cores)")
+    header = "| wall | statements/s | CPU | statements per CPU-second | CPU per statement |"
+    print(f"corpus: {triples:,} statements, {size_mb:.0f} MB of N-Triples, {partitions} partitions; "
+          f"median of {runs} runs, alternating, on this machine ({os.cpu_count()} cores, load average "
+          f"{os.getloadavg()[0]:.1f} at the end)")
     print()
-    print("| same corpus | wall | MB/s | statements/s | job vs process |")
-    print("|---|---|---|---|---|")
-    for label, name, base in (
-        ("`pidcanon rewrite --threads 1`", "process local[1]", None),
-        ("job in `local[1]`", "job local[1]", "process local[1]"),
-        ("`pidcanon rewrite --threads 2`", "process local[2]", None),
-        ("job in `local[2]`", "job local[2]", "process local[2]"),
+    print("| same corpus " + header)
+    print("|---" * 6 + "|")
+    for label, name in (
+        ("`pidcanon rewrite --threads 1`", "process local[1]"),
+        ("job in `local[1]`", "job local[1]"),
+        ("`pidcanon rewrite --threads 2`", "process local[2]"),
+        ("job in `local[2]`", "job local[2]"),
     ):
-        ratio = f"{med[base] / med[name]:.2f}×" if base else "1.00×"
-        print(f"| {label} | {med[name]:.2f} s | {size_mb / med[name]:.0f} | {rate(name):,.0f} | {ratio} |")
+        print(row(label, name))
     print()
-    overhead_ns = (med["pipe cat"] - med["text only"]) / triples * 1e9
-    print("| local[1], one core | wall | statements/s |")
-    print("|---|---|---|")
+    print("| local[1] " + header)
+    print("|---" * 6 + "|")
     for label, name in (
         ("Spark text in → text out (JVM only)", "text only"),
         ("… through `RDD.pipe` to `cat`", "pipe cat"),
         ("… through `RDD.pipe` to `pidcanon rewrite`", "pipe pidcanon"),
         ("the job (pipe + checks + report)", "job local[1]"),
     ):
-        print(f"| {label} | {med[name]:.2f} s | {rate(name):,.0f} |")
+        print(row(label, name))
     print()
-    print(f"pipe overhead (JVM ↔ Python worker ↔ process, both ways): {overhead_ns:.0f} ns per statement (measured)")
-    print(f"pidcanon alone, one thread: {1e9 / rate('process local[1]'):.0f} ns per statement (measured)")
-    print(f"pipe cost against the process alone: {med['job local[1]'] / med['process local[1]'] - 1:+.0%} (measured, local[1] vs --threads 1)")
-    per_core = rate("job local[2]") / 2
-    print()
-    print(f"per executor core: {per_core:,.0f} statements/s (measured: local[2] on {os.cpu_count()} cores, divided by 2)")
-    print(f"projected, 1 billion statements on 100 executor cores: {1e9 / (per_core * 100):.0f} s "
-          f"(projected: linear in cores, input already in the cluster's storage, no other load)")
+    pipe_ns = (cpu["pipe cat"] - cpu["text only"]) / triples * 1e9
+    alone_ns = cpu["process local[1]"] / triples * 1e9
+    job_ns = cpu["job local[1]"] / triples * 1e9
+    per_core = triples / cpu["job local[2]"]
+    print(f"measured: the pipe (JVM -> Python worker -> process and back, cat's own work included) costs "
+          f"{pipe_ns:,.0f} ns of CPU per statement; pidcanon alone {alone_ns:,.0f} ns; the whole job "
+          f"{job_ns:,.0f} ns, {job_ns / alone_ns:.1f}x the process alone (CPU, local[1])")
+    print(f"measured: wall clock, job against process: {wall['process local[1]'] / wall['job local[1]']:.2f}x in local[1], "
+          f"{wall['process local[2]'] / wall['job local[2]']:.2f}x in local[2]")
+    print(f"measured: one executor core = {per_core:,.0f} statements per CPU-second (job in local[2], all its processes)")
+    print(f"projected: 1 billion statements on 100 executor cores = {1e9 / (per_core * 100):,.0f} s "
+          f"(= 1e9 / (that rate x 100): linear in cores, each core to itself, input in the cluster's storage, "
+          f"no stragglers; not measured)")
     fresh(out)
     fresh(out + ".nt")
 

@@ -32,7 +32,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from itertools import chain
 
 from pyspark import SparkFiles, StorageLevel, TaskContext, cloudpickle
 from pyspark.accumulators import AccumulatorParam
@@ -235,6 +234,23 @@ def find_binary(name):
     )
 
 
+def finish_process(directory, side_files, reports, key, stderr, lines):
+    """Yield a finished process's --map/--links lines, tagged with their kind; then record its
+    report and remove its directory."""
+    for kind in side_files:
+        with open(os.path.join(directory, kind), encoding="utf-8") as f:
+            for line in f:
+                yield (kind, line.rstrip("\n"))
+    shutil.rmtree(directory, ignore_errors=True)
+    kept, count, report = stderr
+    reports.add({key: {"report": report, "diagnostics": kept, "diagnostic_count": count, "lines": lines}})
+
+
+def tagged(side_files):
+    """How output lines travel: bare, or tagged "d" beside the --map/--links lines."""
+    return (lambda line: ("d", line)) if side_files else (lambda line: line)
+
+
 def failure(partition, status, message):
     """An exception whose text carries a marker the driver finds in Spark's job error.
     `partition` is "nt 3" (its <stdin> positions are turned into file positions), "file PATH"
@@ -252,6 +268,7 @@ def failure(partition, status, message):
 # handing the rest of the stream to pidcanon; `read` takes bytes up to the newline only.
 PIPE_SCRIPT = 'IFS= read -r bin && IFS= read -r dir && exec "$bin" rewrite "$@" {side} --report json 2>"$dir/stderr"'
 POLICY_FILE = "policy.toml"  # written into each process's directory when --policy is given
+
 
 class PipedPartition:
     """One partition's run: its side directory and the number of lines sent to pidcanon."""
@@ -297,26 +314,25 @@ def rewrite_lines(lines_rdd, args, fmt, to, threads, binary, side_files, policy,
         running[TaskContext.get().taskAttemptId()] = run
         return run.stream(lines)
 
+    tag = tagged(side_files)
+
     def finish(index, output):
         run = running.pop(TaskContext.get().taskAttemptId())
+        key = key_prefix + str(index)
         lines_out = 0
         try:
             for line in output:
                 lines_out += 1
-                yield line if not side_files else ("d", line)
+                yield tag(line)
         except PySparkRuntimeError as e:  # checkCode: pidcanon exited with an error
             kept, _, _ = read_stderr(os.path.join(run.dir, "stderr"))
+            shutil.rmtree(run.dir, ignore_errors=True)
             status = int(e.getMessageParameters()["error_code"])
-            raise failure(key_prefix + str(index), status, "\n".join(kept) or str(e)) from None
-        kept, count, report = read_stderr(os.path.join(run.dir, "stderr"))
-        if report is None or lines_out != run.lines_in:
-            raise failure(key_prefix + str(index), 2, f"pidcanon read {run.lines_in} lines and wrote {lines_out} (expected as many)")
-        for kind in side_files:
-            with open(os.path.join(run.dir, kind), encoding="utf-8") as f:
-                for line in f:
-                    yield (kind, line.rstrip("\n"))
-        shutil.rmtree(run.dir, ignore_errors=True)
-        reports.add({key_prefix + str(index): {"report": report, "diagnostics": kept, "diagnostic_count": count, "lines": lines_out}})
+            raise failure(key, status, "\n".join(kept) or str(e)) from None
+        stderr = read_stderr(os.path.join(run.dir, "stderr"))
+        if stderr[2] is None or lines_out != run.lines_in:
+            raise failure(key, 2, f"pidcanon read {run.lines_in} lines and wrote {lines_out} (expected as many)")
+        yield from finish_process(run.dir, side_files, reports, key, stderr, lines_out)
 
     command = pipe_command(args, fmt, to, threads, side_files, policy)
     return lines_rdd.mapPartitionsWithIndex(start).pipe(command, checkCode=True).mapPartitionsWithIndex(finish)
@@ -328,6 +344,8 @@ def rewrite_lines(lines_rdd, args, fmt, to, threads, binary, side_files, policy,
 
 def rewrite_whole_files(sc, paths, args, forced, to, threads, binary, side_files, policy, reports):
     """Each file goes whole through one pidcanon process, which names it in its messages."""
+
+    tag = tagged(side_files)
 
     def rewrite_file(record):
         path, data = record
@@ -348,22 +366,18 @@ def rewrite_whole_files(sc, paths, args, forced, to, threads, binary, side_files
             status = subprocess.run(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL).returncode
         kept, count, report = read_stderr(os.path.join(workdir, "stderr"))
         kept = [d.replace(local, path) for d in kept]
+        key = "file " + path
         if status != 0:
             shutil.rmtree(workdir, ignore_errors=True)
-            raise failure("file " + path, status, "\n".join(kept) or f"pidcanon exited with status {status}")
+            raise failure(key, status, "\n".join(kept) or f"pidcanon exited with status {status}")
         lines_out = 0
         with open(out_path, encoding="utf-8") as f:
             for line in f:
                 lines_out += 1
-                yield line.rstrip("\n") if not side_files else ("d", line.rstrip("\n"))
+                yield tag(line.rstrip("\n"))
         if report is None or lines_out != report["statements_written"]:
-            raise failure("file " + path, 2, f"pidcanon reported {report and report['statements_written']} statements written but wrote {lines_out} lines")
-        for kind in side_files:
-            with open(os.path.join(workdir, kind), encoding="utf-8") as f:
-                for line in f:
-                    yield (kind, line.rstrip("\n"))
-        shutil.rmtree(workdir, ignore_errors=True)
-        reports.add({"file " + path: {"report": report, "diagnostics": kept, "diagnostic_count": count, "lines": lines_out}})
+            raise failure(key, 2, f"pidcanon reported {report and report['statements_written']} statements written but wrote {lines_out} lines")
+        yield from finish_process(workdir, side_files, reports, key, (kept, count, report), lines_out)
 
     files = sc.binaryFiles(",".join(paths), minPartitions=len(paths))
     return files.flatMap(rewrite_file)

@@ -3,7 +3,7 @@
 import pytest
 
 import pidcanon_spark
-from conftest import BINARY, job
+from conftest import BINARY, read_parts
 
 
 def corpus_with(tmp_path, bad_line_number, bad_line, total=3000):
@@ -35,7 +35,6 @@ def test_lenient_passes_the_line_and_reports_it(spark, tmp_path, capsys):
     path = corpus_with(tmp_path, 2500, "this is not a statement")
     options = pidcanon_spark.parse_args([str(path), "--output", str(tmp_path / "out"), "--binary", BINARY, "--lenient", "--min-partitions", "4"])
     summary = pidcanon_spark.run(spark, options)
-    from conftest import read_parts
 
     lines = read_parts(tmp_path / "out")
     assert len(lines) == 3000 and lines[2499] == "this is not a statement"
