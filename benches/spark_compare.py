@@ -7,10 +7,12 @@ runs alternating the commands:
 
 1. `pidcanon rewrite --threads 1/2` against the job (spark/pidcanon_spark.py) in local[1] and
    local[2], input file to output on the same disk;
-2. the cost of the pipe itself in local[1]: Spark reading and writing the text alone (JVM
-   only), the same through `RDD.pipe` to `cat` (JVM -> Python worker -> process and back), and
-   through `RDD.pipe` to `pidcanon rewrite`; the pipe's cost per statement is the difference
-   between the first two;
+2. where the time goes in local[1]: Spark reading and writing the text in the JVM alone, and
+   through the JVM's own (Scala) `RDD.pipe` to `pidcanon rewrite`; then PySpark's way, through
+   a Python worker (JVM -> Python -> JVM, as PySpark's saveAsTextFile does), the same with
+   `RDD.pipe` to `cat` (adds Python -> process -> Python) and to `pidcanon rewrite`; the pipe's
+   own cost per statement is the difference between the Python-worker rows with and without
+   `cat`;
 3. the projection to a cluster from these figures (what is measured, what is projected).
 
 Each figure is given twice: wall clock, and CPU time — of the pidcanon process, or of the whole
@@ -33,7 +35,6 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "spark"))
 
 import pidcanon_spark  # noqa: E402
-from pyspark.sql import SparkSession  # noqa: E402
 
 BINARY = os.path.join(REPO, "target", "release", "pidcanon")
 GEN_CORPUS = os.environ.get("GEN_CORPUS", os.path.join(REPO, "..", "shared", "bench", "gen_corpus.py"))
@@ -83,21 +84,6 @@ def fresh(path):
     return path
 
 
-def session(master):
-    spark = (
-        SparkSession.builder.master(master)
-        .appName("pidcanon spark bench")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.memory", "2g")
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
-
-
 def main():
     triples = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -120,7 +106,7 @@ def main():
     # Partitions: Spark's own split of the file (32 MB blocks on a local disk), at least 4.
     partitions = 4
     for master in ("local[1]", "local[2]"):
-        spark = session(master)
+        spark = pidcanon_spark.local_session(master, "pidcanon spark bench", [("spark.driver.memory", "2g"), ("spark.ui.showConsoleProgress", "false")])
         sc = spark.sparkContext
         jvm = sc._gateway.proc.pid
         options = pidcanon_spark.parse_args([corpus, "--output", out, "--binary", BINARY, "-q", "--min-partitions", str(partitions)])
@@ -134,13 +120,16 @@ def main():
             fresh(out)
             record(f"job {master}", timed(lambda: pidcanon_spark.run(spark, options), jvm))
             if master == "local[1]":
-                for name, rdd in (
-                    ("text only", lines),
-                    ("pipe cat", lines.pipe(pipe_cat, env={"PATH": "/usr/bin:/bin"}, checkCode=True)),
-                    ("pipe pidcanon", lines.pipe(pipe_pidcanon, checkCode=True)),
+                jvm_lines = sc._jsc.textFile(corpus, partitions).rdd()  # no Python on the data path
+                for name, save in (
+                    ("jvm text only", jvm_lines.saveAsTextFile),
+                    ("jvm pipe pidcanon", jvm_lines.pipe(pipe_pidcanon).saveAsTextFile),
+                    ("text only", lines.saveAsTextFile),
+                    ("pipe cat", lines.pipe(pipe_cat, env={"PATH": "/usr/bin:/bin"}, checkCode=True).saveAsTextFile),
+                    ("pipe pidcanon", lines.pipe(pipe_pidcanon, checkCode=True).saveAsTextFile),
                 ):
                     fresh(out)
-                    record(name, timed(lambda rdd=rdd: rdd.saveAsTextFile(out), jvm))
+                    record(name, timed(lambda save=save: save(out), jvm))
             fresh(out)
         spark.stop()
 
@@ -151,36 +140,38 @@ def main():
         return (f"| {label} | {wall[name]:.2f} s | {triples / wall[name]:,.0f} | {cpu[name]:.2f} s | "
                 f"{triples / cpu[name]:,.0f} | {cpu[name] / triples * 1e9:,.0f} ns |")
 
-    header = "| wall | statements/s | CPU | statements per CPU-second | CPU per statement |"
+    def table(title, rows):
+        print(f"| {title} | wall | statements/s | CPU | statements per CPU-second | CPU per statement |")
+        print("|---" * 6 + "|")
+        for label, name in rows:
+            print(row(label, name))
+        print()
+
     print(f"corpus: {triples:,} statements, {size_mb:.0f} MB of N-Triples, {partitions} partitions; "
           f"median of {runs} runs, alternating, on this machine ({os.cpu_count()} cores, load average "
           f"{os.getloadavg()[0]:.1f} at the end)")
     print()
-    print("| same corpus " + header)
-    print("|---" * 6 + "|")
-    for label, name in (
+    table("same corpus", (
         ("`pidcanon rewrite --threads 1`", "process local[1]"),
         ("job in `local[1]`", "job local[1]"),
         ("`pidcanon rewrite --threads 2`", "process local[2]"),
         ("job in `local[2]`", "job local[2]"),
-    ):
-        print(row(label, name))
-    print()
-    print("| local[1] " + header)
-    print("|---" * 6 + "|")
-    for label, name in (
-        ("Spark text in → text out (JVM only)", "text only"),
+    ))
+    table("local[1]", (
+        ("Spark text in → text out, JVM only", "jvm text only"),
+        ("… through the JVM's `RDD.pipe` to `pidcanon rewrite`", "jvm pipe pidcanon"),
+        ("Spark text in → Python worker → text out (PySpark)", "text only"),
         ("… through `RDD.pipe` to `cat`", "pipe cat"),
         ("… through `RDD.pipe` to `pidcanon rewrite`", "pipe pidcanon"),
         ("the job (pipe + checks + report)", "job local[1]"),
-    ):
-        print(row(label, name))
-    print()
+    ))
     pipe_ns = (cpu["pipe cat"] - cpu["text only"]) / triples * 1e9
     alone_ns = cpu["process local[1]"] / triples * 1e9
     job_ns = cpu["job local[1]"] / triples * 1e9
     per_core = triples / cpu["job local[2]"]
-    print(f"measured: the pipe (JVM -> Python worker -> process and back, cat's own work included) costs "
+    python_ns = (cpu["text only"] - cpu["jvm text only"]) / triples * 1e9
+    print(f"measured: PySpark's Python worker (JVM -> Python -> JVM) costs {python_ns:,.0f} ns of CPU per statement")
+    print(f"measured: the pipe (Python worker -> process and back, cat's own work included) costs "
           f"{pipe_ns:,.0f} ns of CPU per statement; pidcanon alone {alone_ns:,.0f} ns; the whole job "
           f"{job_ns:,.0f} ns, {job_ns / alone_ns:.1f}x the process alone (CPU, local[1])")
     print(f"measured: wall clock, job against process: {wall['process local[1]'] / wall['job local[1]']:.2f}x in local[1], "

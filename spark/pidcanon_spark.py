@@ -644,6 +644,19 @@ def spark_session():
     return SparkSession.builder.appName("pidcanon rewrite").getOrCreate()
 
 
+def local_session(master, app, conf=()):
+    """A SparkSession on this machine only (loopback interface, no UI), as the tests and the
+    benchmark use it: `local_session("local[2]", "tests")`."""
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.master(master).appName(app)
+    for key, value in (("spark.driver.host", "127.0.0.1"), ("spark.driver.bindAddress", "127.0.0.1"), ("spark.ui.enabled", "false"), *conf):
+        builder = builder.config(key, value)
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
 def main(argv=None):
     options = parse_args(sys.argv[1:] if argv is None else argv)
     spark = spark_session()

@@ -32,19 +32,9 @@ def pytest_configure(config):
 
 @pytest.fixture(scope="session")
 def spark():
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("pidcanon-spark tests")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.default.parallelism", "4")
-        .getOrCreate()
+    session = pidcanon_spark.local_session(
+        "local[2]", "pidcanon-spark tests", [("spark.sql.shuffle.partitions", "4"), ("spark.default.parallelism", "4")]
     )
-    session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
 
