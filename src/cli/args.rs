@@ -137,7 +137,9 @@ pub(crate) struct CanonArgs {
     /// (a PID without `info:fedora/`, a handle without `hdl:`).
     #[arg(long, value_enum)]
     pub(crate) scheme: Option<SchemeName>,
-    /// Print `input<TAB>result<TAB>kind<TAB>message` for every input, result `INVALID` on error.
+    /// Print exactly one line `input<TAB>result<TAB>kind<TAB>message` per input, result
+    /// `INVALID` on error; in input and message a backslash, tab, line feed and carriage return
+    /// are written `\\`, `\t`, `\n`, `\r`, and a byte that is not UTF-8 `\xHH`.
     #[arg(long)]
     pub(crate) tsv: bool,
     #[command(flatten)]

@@ -49,15 +49,30 @@ pub fn load(path: &str) -> Vec<Vector> {
         .collect()
 }
 
-/// `path:line` of the vectors that are known not to pass yet (`expected-failures.txt`).
-pub fn expected_failures() -> BTreeSet<String> {
+impl Vector {
+    /// What names a vector in `expected-failures.txt`: its input and options (not its place in a
+    /// file, which shifts when a row is added), as rust-url names WPT cases.
+    pub fn key(&self) -> (String, String) {
+        (self.input.clone(), self.options.clone())
+    }
+}
+
+/// The vectors known not to pass yet (`expected-failures.txt`): one `input<TAB>options` per
+/// line, the options possibly empty; lines starting with `#` are comments.
+pub fn expected_failures() -> BTreeSet<(String, String)> {
     let full =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance/expected-failures.txt");
-    std::fs::read_to_string(full)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or_default().trim().to_owned())
-        .filter(|l| !l.is_empty())
+    let text = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full:?}: {e}"));
+    parse_expected_failures(&text)
+}
+
+pub fn parse_expected_failures(text: &str) -> BTreeSet<(String, String)> {
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (input, options) = l.split_once('\t').unwrap_or((l, ""));
+            (input.to_owned(), options.trim().to_owned())
+        })
         .collect()
 }
 
