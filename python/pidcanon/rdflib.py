@@ -1,0 +1,180 @@
+"""Canonical identifiers in rdflib graphs: ``canonicalize_graph``.
+
+>>> from rdflib import Graph, URIRef
+>>> import pidcanon.rdflib
+>>> g = Graph()
+>>> _ = g.add((URIRef("info:fedora/demo%3a1"), URIRef("http://purl.org/dc/terms/relation"),
+...            URIRef("hdl://10013/EPIC.10033")))
+>>> canonical, report = pidcanon.rdflib.canonicalize_graph(g)
+>>> sorted(str(o) for o in canonical.objects())
+['hdl:10013/EPIC.10033']
+>>> report.rewritten
+{'fedora-object': 1, 'handle': 1}
+
+Only the statements that hold an IRI to rewrite are touched: the distinct IRIs are read from the
+store's indices (rdflib's ``Memory`` store) or from one pass over the graph (other stores), they
+are canonicalized together in Rust, and the statements holding the ones that change are removed
+and added again rewritten. Literals (their datatypes included) and blank nodes are kept as they
+are; the IRIs no adapter claims are not looked at.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar
+
+from rdflib import ConjunctiveGraph, Dataset, Graph, URIRef
+from rdflib.term import Node
+
+from pidcanon._pidcanon import Policy, Report, _canonical_iris
+
+__all__ = ["canonicalize_graph"]
+
+G = TypeVar("G", bound=Graph)
+
+_LOGGER = logging.getLogger("pidcanon")
+
+
+def canonicalize_graph(
+    graph: G, inplace: bool = False, *, policy: Optional[Policy] = None
+) -> Tuple[G, Report]:
+    """Canonicalizes every IRI of an rdflib ``Graph``, ``ConjunctiveGraph`` or ``Dataset``.
+
+    Returns ``(graph, report)``: a new graph of the same type (with the same identifier and
+    namespace bindings), or with ``inplace=True`` the same graph changed in place. For the
+    multi-graph types, graph names are canonicalized too. Invalid identifiers are left unchanged,
+    counted in the report and logged on the ``pidcanon`` logger. As an rdflib graph is a set,
+    statements that become equal merge: ``report.duplicates_dropped`` counts them.
+    """
+    multi = isinstance(graph, ConjunctiveGraph)
+    read = _count(graph, multi)
+    candidates = [str(t) for t in _distinct_iris(graph, multi)]
+    changed, invalid = _canonical_iris(candidates, policy)
+    target = graph if inplace else _copy(graph, multi)
+    mapping = {URIRef(old): URIRef(new) for old, (new, _) in changed.items()}
+    kinds = {URIRef(old): kind for old, (_, kind) in changed.items()}
+    rewritten: Counter = Counter()
+    affected = _statements_with(target, mapping, multi)
+    for statement in affected:
+        for term in _iris_of(statement, multi):
+            if term in kinds:
+                rewritten[kinds[term]] += 1
+    invalid_terms = {URIRef(iri) for iri in invalid}
+    invalid_occurrences = sum(
+        1
+        for statement in _statements_with(target, invalid_terms, multi)
+        for term in _iris_of(statement, multi)
+        if term in invalid_terms
+    )
+    for iri, message in invalid.items():
+        _LOGGER.warning("invalid identifier <%s> left unchanged: %s", iri, message)
+    _replace(target, affected, mapping, multi)
+    written = _count(target, multi)
+    report = Report(
+        statements_read=read,
+        statements_written=written,
+        rewritten=dict(rewritten),
+        invalid_identifiers=invalid_occurrences,
+        duplicates_dropped=read - written,
+    )
+    return target, report
+
+
+def _count(graph: Graph, multi: bool) -> int:
+    """Statements: quads for the multi-graph types, triples otherwise."""
+    if multi:
+        return sum(len(context) for context in graph.contexts())
+    return len(graph)
+
+
+def _distinct_iris(graph: Graph, multi: bool) -> Set[URIRef]:
+    """Every IRI of the graph, and maybe a few more of other graphs in the same store."""
+    store = graph.store
+    indices = [getattr(store, f"_Memory__{i}", None) for i in ("spo", "pos", "osp")]
+    terms: Set[Node] = set()
+    if type(store).__name__ == "Memory" and all(isinstance(i, dict) for i in indices):
+        for index in indices:
+            terms.update(index)
+    else:
+        for triple in graph.triples((None, None, None)):
+            terms.update(triple)
+    if multi:
+        terms.update(context.identifier for context in graph.contexts())
+    return {t for t in terms if isinstance(t, URIRef)}
+
+
+def _copy(graph: G, multi: bool) -> G:
+    """A new graph of the same type, identifier and namespace bindings, with the same statements."""
+    if isinstance(graph, Dataset):
+        copy = Dataset(default_union=graph.default_union)
+        for context in graph.contexts():
+            copy.graph(context.identifier)
+    elif multi:
+        copy = type(graph)()
+    else:
+        copy = type(graph)(identifier=graph.identifier)
+    for prefix, namespace in graph.namespaces():
+        copy.bind(prefix, namespace, override=True, replace=True)
+    if multi:
+        copy.addN(
+            (s, p, o, copy.get_context(context.identifier))
+            for context in graph.contexts()
+            for s, p, o in context
+        )
+    else:
+        copy += graph
+    return copy  # type: ignore[return-value]
+
+
+def _statements_with(graph: Graph, terms: Iterable[URIRef], multi: bool) -> Set[tuple]:
+    """The statements holding any of ``terms``: triples, or ``(s, p, o, context)`` quads."""
+    found: Set[tuple] = set()
+    terms = set(terms)
+    for term in terms:
+        for pattern in ((term, None, None), (None, term, None), (None, None, term)):
+            if multi:
+                found.update(graph.quads(pattern))
+            else:
+                found.update(graph.triples(pattern))
+    if multi:
+        for context in graph.contexts():
+            if context.identifier in terms:
+                found.update((s, p, o, context) for s, p, o in context)
+    return found
+
+
+def _iris_of(statement: tuple, multi: bool) -> Iterator[Node]:
+    """The terms of a statement that may be IRIs, the graph name included."""
+    yield from statement[:3]
+    if multi:
+        yield statement[3].identifier
+
+
+def _replace(
+    graph: Graph, statements: Set[tuple], mapping: Dict[URIRef, URIRef], multi: bool
+) -> None:
+    """Removes ``statements`` and adds them back with their IRIs mapped."""
+    if not statements:
+        return
+    new: List[tuple] = []
+    renamed: Set[Graph] = set()
+    for statement in statements:
+        s, p, o = (mapping.get(t, t) for t in statement[:3])
+        if multi:
+            context = statement[3]
+            name = mapping.get(context.identifier)
+            if name is not None:
+                renamed.add(context)
+            graph.remove(statement)
+            new.append((s, p, o, graph.get_context(name or context.identifier)))
+        else:
+            graph.remove(statement)
+            new.append((s, p, o, graph))
+    if multi:
+        graph.addN(new)
+        for context in renamed:
+            graph.remove_graph(context)
+    else:
+        for s, p, o, _ in new:
+            graph.add((s, p, o))
