@@ -10,7 +10,7 @@
 ['<https://doi.org/10.1000/abc>']
 
 The store is dumped as N-Quads into a temporary directory, rewritten there by the same code as
-``pidcanon rewrite``, and loaded back with ``bulk_load``: every IRI is canonicalized (graph names
+``pidcanon rewrite``, and loaded back with ``bulk_extend``: every IRI is canonicalized (graph names
 and RDF 1.2 triple terms included), literals and blank nodes are kept as they are. A store with
 nothing to change is not touched.
 """
@@ -21,7 +21,7 @@ import os
 import tempfile
 from typing import Optional, Tuple
 
-from pyoxigraph import NamedNode, RdfFormat, Store
+from pyoxigraph import NamedNode, RdfFormat, Store, parse
 
 from pidcanon._pidcanon import Policy, Report, canonicalize_many, rewrite
 
@@ -49,7 +49,9 @@ def canonicalize_store(
         if inplace and report.rewritten_total > 0:
             store.clear()
         if not inplace or report.rewritten_total > 0:
-            target.bulk_load(path=rewritten, format=RdfFormat.N_QUADS)
+            # Not `bulk_load`, which would rename the blank nodes.
+            quads = parse(path=rewritten, format=RdfFormat.N_QUADS, rename_blank_nodes=False)
+            target.bulk_extend(quads)
     # Empty named graphs are not in the dump: they are kept, under their canonical names.
     names = canonicalize_many([g.value for g in named_graphs], policy=policy)
     for graph, name in zip(named_graphs, names):

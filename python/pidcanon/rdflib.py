@@ -21,6 +21,7 @@ are; the IRIs no adapter claims are not looked at.
 from __future__ import annotations
 
 import logging
+import warnings
 from collections import Counter
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar
 
@@ -84,8 +85,18 @@ def canonicalize_graph(
 def _count(graph: Graph, multi: bool) -> int:
     """Statements: quads for the multi-graph types, triples otherwise."""
     if multi:
-        return sum(len(context) for context in graph.contexts())
+        return sum(len(context) for context in _contexts(graph))
     return len(graph)
+
+
+def _contexts(graph: Graph) -> Iterator[Graph]:
+    """The graphs of a ``Dataset`` or ``ConjunctiveGraph``."""
+    return graph.graphs() if isinstance(graph, Dataset) else graph.contexts()
+
+
+def _name(context) -> Node:
+    """A graph name: ``quads()`` gives graphs (ConjunctiveGraph) or their names (Dataset)."""
+    return context.identifier if isinstance(context, Graph) else context
 
 
 def _distinct_iris(graph: Graph, multi: bool) -> Set[URIRef]:
@@ -100,7 +111,7 @@ def _distinct_iris(graph: Graph, multi: bool) -> Set[URIRef]:
         for triple in graph.triples((None, None, None)):
             terms.update(triple)
     if multi:
-        terms.update(context.identifier for context in graph.contexts())
+        terms.update(context.identifier for context in _contexts(graph))
     return {t for t in terms if isinstance(t, URIRef)}
 
 
@@ -108,10 +119,12 @@ def _copy(graph: G, multi: bool) -> G:
     """A new graph of the same type, identifier and namespace bindings, with the same statements."""
     if isinstance(graph, Dataset):
         copy = Dataset(default_union=graph.default_union)
-        for context in graph.contexts():
+        for context in _contexts(graph):
             copy.graph(context.identifier)
     elif multi:
-        copy = type(graph)()
+        with warnings.catch_warnings():  # rdflib 7 deprecates ConjunctiveGraph: the caller knows
+            warnings.simplefilter("ignore", DeprecationWarning)
+            copy = type(graph)()
     else:
         copy = type(graph)(identifier=graph.identifier)
     for prefix, namespace in graph.namespaces():
@@ -119,7 +132,7 @@ def _copy(graph: G, multi: bool) -> G:
     if multi:
         copy.addN(
             (s, p, o, copy.get_context(context.identifier))
-            for context in graph.contexts()
+            for context in _contexts(graph)
             for s, p, o in context
         )
     else:
@@ -128,27 +141,25 @@ def _copy(graph: G, multi: bool) -> G:
 
 
 def _statements_with(graph: Graph, terms: Iterable[URIRef], multi: bool) -> Set[tuple]:
-    """The statements holding any of ``terms``: triples, or ``(s, p, o, context)`` quads."""
+    """The statements holding any of ``terms``: triples, or ``(s, p, o, graph name)`` quads."""
     found: Set[tuple] = set()
     terms = set(terms)
     for term in terms:
         for pattern in ((term, None, None), (None, term, None), (None, None, term)):
             if multi:
-                found.update(graph.quads(pattern))
+                found.update((s, p, o, _name(c)) for s, p, o, c in graph.quads(pattern))
             else:
                 found.update(graph.triples(pattern))
     if multi:
-        for context in graph.contexts():
+        for context in _contexts(graph):
             if context.identifier in terms:
-                found.update((s, p, o, context) for s, p, o in context)
+                found.update((s, p, o, context.identifier) for s, p, o in context)
     return found
 
 
 def _iris_of(statement: tuple, multi: bool) -> Iterator[Node]:
     """The terms of a statement that may be IRIs, the graph name included."""
-    yield from statement[:3]
-    if multi:
-        yield statement[3].identifier
+    return iter(statement if multi else statement[:3])
 
 
 def _replace(
@@ -158,23 +169,24 @@ def _replace(
     if not statements:
         return
     new: List[tuple] = []
-    renamed: Set[Graph] = set()
+    renamed: Set[Node] = set()
     for statement in statements:
+        graph.remove(statement)
         s, p, o = (mapping.get(t, t) for t in statement[:3])
         if multi:
-            context = statement[3]
-            name = mapping.get(context.identifier)
-            if name is not None:
-                renamed.add(context)
-            graph.remove(statement)
-            new.append((s, p, o, graph.get_context(name or context.identifier)))
+            name = statement[3]
+            if name in mapping:
+                renamed.add(name)
+            new.append((s, p, o, graph.get_context(mapping.get(name, name))))
         else:
-            graph.remove(statement)
             new.append((s, p, o, graph))
     if multi:
         graph.addN(new)
-        for context in renamed:
-            graph.remove_graph(context)
+        for name in renamed:
+            if isinstance(graph, Dataset):
+                graph.remove_graph(name)
+            else:
+                graph.remove_context(graph.get_context(name))
     else:
         for s, p, o, _ in new:
             graph.add((s, p, o))
