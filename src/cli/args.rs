@@ -75,6 +75,10 @@ pub(crate) struct RewriteArgs {
     /// output is the same whatever the number.
     #[arg(long, value_name = "N")]
     pub(crate) threads: Option<usize>,
+    /// Leave the graphs of trusty (signed) nanopublications as they are: rewriting an IRI in one
+    /// invalidates it. Without it, such a rewrite is reported as a warning.
+    #[arg(long)]
+    pub(crate) keep_signed: bool,
     /// Print the summary as JSON (on stderr; also with -q).
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     pub(crate) report: Option<String>,
