@@ -19,11 +19,11 @@ create_exception!(
     "RDF input that is not valid in its format."
 );
 
-/// Where in a file something was found: its name, and the 1-based line and column (0: unknown).
+/// Where in a file something was found: its name, and the 1-based line and column if known.
 pub(crate) struct Place<'a> {
     pub(crate) source: &'a str,
-    pub(crate) line: u64,
-    pub(crate) column: u64,
+    pub(crate) line: Option<u64>,
+    pub(crate) column: Option<u64>,
 }
 
 /// `InvalidIdentifier(message)` for `input`, with `.input`, `.kind`, `.rule`, `.offset` and, when
@@ -76,17 +76,12 @@ pub(crate) fn syntax_error(
 
 fn set_place(value: &Bound<'_, PyAny>, place: Option<Place<'_>>) -> PyResult<()> {
     let (source, line, column) = match place {
-        Some(p) => (Some(p.source), known(p.line), known(p.column)),
+        Some(p) => (Some(p.source), p.line, p.column),
         None => (None, None, None),
     };
     value.setattr("source", source)?;
     value.setattr("line", line)?;
     value.setattr("column", column)
-}
-
-/// `None` for an unknown (0) line or column.
-fn known(n: u64) -> Option<u64> {
-    (n > 0).then_some(n)
 }
 
 /// A `ValueError` with the library's message (a bad policy, an unknown format or scheme).

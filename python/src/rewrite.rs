@@ -5,7 +5,9 @@
 use crate::errors::{Place, invalid_identifier, syntax_error, value_error};
 use crate::policy::{PyPolicy, policy_of};
 use crate::streams::{PyReader, PyWriter};
-use pidcanon::rewrite::{Location, Observer, RdfFormat, Report, RewriteError, Rewriter};
+use pidcanon::rewrite::{
+    Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, SyntaxError,
+};
 use pidcanon::{IdError, Registry};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -31,13 +33,18 @@ pub(crate) struct PyReport {
     #[pyo3(get)]
     syntax_errors: u64,
     #[pyo3(get)]
+    lines_passed_through: u64,
+    #[pyo3(get)]
+    signed_statements_kept: u64,
+    #[pyo3(get)]
     bytes_read: u64,
 }
 
 #[pymethods]
 impl PyReport {
     #[new]
-    #[pyo3(signature = (*, statements_read = 0, statements_written = 0, rewritten = BTreeMap::new(), invalid_identifiers = 0, duplicates_dropped = 0, syntax_errors = 0, bytes_read = 0))]
+    #[pyo3(signature = (*, statements_read = 0, statements_written = 0, rewritten = BTreeMap::new(), invalid_identifiers = 0, duplicates_dropped = 0, syntax_errors = 0, lines_passed_through = 0, signed_statements_kept = 0, bytes_read = 0))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         statements_read: u64,
         statements_written: u64,
@@ -45,6 +52,8 @@ impl PyReport {
         invalid_identifiers: u64,
         duplicates_dropped: u64,
         syntax_errors: u64,
+        lines_passed_through: u64,
+        signed_statements_kept: u64,
         bytes_read: u64,
     ) -> Self {
         Self {
@@ -54,6 +63,8 @@ impl PyReport {
             invalid_identifiers,
             duplicates_dropped,
             syntax_errors,
+            lines_passed_through,
+            signed_statements_kept,
             bytes_read,
         }
     }
@@ -81,13 +92,15 @@ impl PyReport {
             .map(|(kind, n)| format!("'{kind}': {n}"))
             .collect();
         format!(
-            "Report(statements_read={}, statements_written={}, rewritten={{{}}}, invalid_identifiers={}, duplicates_dropped={}, syntax_errors={}, bytes_read={})",
+            "Report(statements_read={}, statements_written={}, rewritten={{{}}}, invalid_identifiers={}, duplicates_dropped={}, syntax_errors={}, lines_passed_through={}, signed_statements_kept={}, bytes_read={})",
             self.statements_read,
             self.statements_written,
             rewritten.join(", "),
             self.invalid_identifiers,
             self.duplicates_dropped,
             self.syntax_errors,
+            self.lines_passed_through,
+            self.signed_statements_kept,
             self.bytes_read
         )
     }
@@ -106,6 +119,8 @@ impl From<Report> for PyReport {
             invalid_identifiers: report.invalid_identifiers,
             duplicates_dropped: report.duplicates_dropped,
             syntax_errors: report.syntax_errors,
+            lines_passed_through: report.lines_passed_through,
+            signed_statements_kept: report.signed_statements_kept,
             bytes_read: report.bytes_read,
         }
     }
@@ -281,11 +296,17 @@ impl Observer for Logger {
         ));
     }
 
-    fn syntax_error(&mut self, location: Location, message: &str) {
-        let source = &self.source;
+    fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
+        let (source, location) = (&self.source, error.location());
+        let message = error.message();
         self.warn(format!(
-            "{source}:{location}: syntax error, skipped: {message}"
+            "{source}:{location}: syntax error, {recovery}: {message}"
         ));
+    }
+
+    fn warning(&mut self, location: Location, message: &str) {
+        let source = &self.source;
+        self.warn(format!("{source}:{location}: warning: {message}"));
     }
 }
 
@@ -297,6 +318,7 @@ struct Options {
     dedup: bool,
     fail_on_invalid: bool,
     skip_syntax_errors: bool,
+    keep_signed: bool,
     threads: usize,
 }
 
@@ -310,13 +332,16 @@ impl Options {
             rewriter = rewriter.with_base_iri(base.as_str())?;
         }
         if self.fail_on_invalid {
-            rewriter = rewriter.strict();
+            rewriter = rewriter.fail_on_invalid();
         }
         if self.skip_syntax_errors {
-            rewriter = rewriter.lenient();
+            rewriter = rewriter.skip_syntax_errors();
         }
         if self.dedup {
-            rewriter = rewriter.with_dedup();
+            rewriter = rewriter.drop_duplicates();
+        }
+        if self.keep_signed {
+            rewriter = rewriter.keep_signed();
         }
         Ok(rewriter)
     }
@@ -354,10 +379,12 @@ fn rewrite_error(py: Python<'_>, source: &str, error: RewriteError) -> PyErr {
     let message = format!("{source}:{error}");
     match error {
         RewriteError::Io(e) => e.into(),
-        RewriteError::Syntax {
-            location,
-            message: parser_message,
-        } => syntax_error(py, message, &parser_message, place(source, location)),
+        RewriteError::Syntax(error) => syntax_error(
+            py,
+            message,
+            error.message(),
+            place(source, error.location()),
+        ),
         RewriteError::InvalidIdentifier {
             location,
             iri,
@@ -371,14 +398,14 @@ fn rewrite_error(py: Python<'_>, source: &str, error: RewriteError) -> PyErr {
 fn place(source: &str, location: Location) -> Place<'_> {
     Place {
         source,
-        line: location.line,
-        column: location.column,
+        line: location.line(),
+        column: location.column(),
     }
 }
 
 /// Rewrites RDF from `source` into `destination`.
 #[pyfunction]
-#[pyo3(signature = (source, destination, *, format = None, to = None, base = None, dedup = false, policy = None, fail_on_invalid = false, skip_syntax_errors = false, threads = None, links = None, map = None, rejects = None))]
+#[pyo3(signature = (source, destination, *, format = None, to = None, base = None, dedup = false, policy = None, fail_on_invalid = false, skip_syntax_errors = false, keep_signed = false, threads = None, links = None, map = None, rejects = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn rewrite(
     py: Python<'_>,
@@ -391,6 +418,7 @@ pub(crate) fn rewrite(
     policy: Option<&Bound<'_, PyPolicy>>,
     fail_on_invalid: bool,
     skip_syntax_errors: bool,
+    keep_signed: bool,
     threads: Option<usize>,
     links: Option<&Bound<'_, PyAny>>,
     map: Option<&Bound<'_, PyAny>>,
@@ -426,6 +454,7 @@ pub(crate) fn rewrite(
         dedup,
         fail_on_invalid,
         skip_syntax_errors,
+        keep_signed,
         threads: threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
     };

@@ -136,7 +136,7 @@ def test_skip_syntax_errors_and_rejects(caplog):
     assert out.getvalue() == b"<info:fedora/demo:1> <http://b> <http://c> .\n"
     assert rejects.getvalue() == b"<a> <b> <c> .\n"
     assert report.syntax_errors == 1 and report.statements_written == 1
-    assert caplog.messages == ["<bytes>:1:1: syntax error, skipped: No scheme found in an absolute IRI"]
+    assert caplog.messages == ["<bytes>:1:1: syntax error, written to the rejects: No scheme found in an absolute IRI"]
 
 
 INVALID = b"<http://a> <http://b> <oai:wibble.org:ab%3ccd> .\n"
