@@ -11,10 +11,11 @@
 >>> report.rewritten
 {'fedora-object': 1, 'handle': 1}
 
-Only the statements that hold an IRI to rewrite are touched: the distinct IRIs are read from the
-store's indices (rdflib's ``Memory`` store) or from one pass over the graph (other stores), they
-are canonicalized together in Rust, and the statements holding the ones that change are removed
-and added again rewritten. Literals (their datatypes included) and blank nodes are kept as they
+Only the statements that hold an IRI to rewrite are touched: the distinct IRIs of the graph are
+canonicalized together in Rust, and the statements holding the ones that change are removed and
+added again rewritten. A plain ``Graph`` alone in rdflib's default ``Memory`` store takes a fast
+path that reads and changes the store's indices directly (``pidcanon._memory``); every other
+graph and store goes through rdflib's API. Literals (their datatypes included) and blank nodes are kept as they
 are; the IRIs no adapter claims are not looked at.
 """
 
@@ -28,6 +29,8 @@ from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar
 from rdflib import ConjunctiveGraph, Dataset, Graph, URIRef
 from rdflib.term import Node
 
+from pidcanon import _memory
+from pidcanon._memory import MemoryGraph
 from pidcanon._pidcanon import Policy, Report, _canonical_iris
 
 __all__ = ["canonicalize_graph"]
@@ -50,13 +53,24 @@ def canonicalize_graph(
     """
     multi = isinstance(graph, ConjunctiveGraph)
     read = _count(graph, multi)
-    candidates = [str(t) for t in _distinct_iris(graph, multi)]
-    changed, invalid = _canonical_iris(candidates, policy)
-    target = graph if inplace else _copy(graph, multi)
+    fast = None if multi else MemoryGraph.of(graph)
+    terms = fast.terms() if fast is not None else _distinct_iris(graph, multi)
+    changed, invalid = _canonical_iris([str(t) for t in terms if isinstance(t, URIRef)], policy)
+    if fast is not None:
+        target = graph if inplace else _memory.copy(graph)
+        fast = MemoryGraph.of(target)
+    else:
+        target = graph if inplace else _copy(graph, multi)
+
+    def statements_with(terms: Iterable[URIRef]) -> Set[tuple]:
+        if fast is not None:
+            return fast.statements_with(terms)
+        return _statements_with(target, terms, multi)
+
     mapping = {URIRef(old): URIRef(new) for old, (new, _) in changed.items()}
     kinds = {URIRef(old): kind for old, (_, kind) in changed.items()}
     rewritten: Counter = Counter()
-    affected = _statements_with(target, mapping, multi)
+    affected = statements_with(mapping)
     for statement in affected:
         for term in _iris_of(statement, multi):
             if term in kinds:
@@ -64,13 +78,16 @@ def canonicalize_graph(
     invalid_terms = {URIRef(iri) for iri in invalid}
     invalid_occurrences = sum(
         1
-        for statement in _statements_with(target, invalid_terms, multi)
+        for statement in statements_with(invalid_terms)
         for term in _iris_of(statement, multi)
         if term in invalid_terms
     )
     for iri, message in invalid.items():
         _LOGGER.warning("invalid identifier <%s> left unchanged: %s", iri, message)
-    _replace(target, affected, mapping, multi)
+    if fast is not None:
+        fast.replace(affected, mapping)
+    else:
+        _replace(target, affected, mapping, multi)
     written = _count(target, multi)
     report = Report(
         statements_read=read,
@@ -99,20 +116,17 @@ def _name(context) -> Node:
     return context.identifier if isinstance(context, Graph) else context
 
 
-def _distinct_iris(graph: Graph, multi: bool) -> Set[URIRef]:
-    """Every IRI of the graph, and maybe a few more of other graphs in the same store."""
-    store = graph.store
-    indices = [getattr(store, f"_Memory__{i}", None) for i in ("spo", "pos", "osp")]
+def _distinct_iris(graph: Graph, multi: bool) -> Set[Node]:
+    """Every term of the graph (graph names included)."""
     terms: Set[Node] = set()
-    if type(store).__name__ == "Memory" and all(isinstance(i, dict) for i in indices):
-        for index in indices:
-            terms.update(index)
+    if multi:
+        for quad in graph.quads((None, None, None, None)):
+            terms.update(quad[:3])
+        terms.update(context.identifier for context in _contexts(graph))
     else:
         for triple in graph.triples((None, None, None)):
             terms.update(triple)
-    if multi:
-        terms.update(context.identifier for context in _contexts(graph))
-    return {t for t in terms if isinstance(t, URIRef)}
+    return terms
 
 
 def _copy(graph: G, multi: bool) -> G:

@@ -12,6 +12,7 @@ from rdflib import BNode, ConjunctiveGraph, Dataset, Graph, Literal, URIRef  # n
 from rdflib.compare import isomorphic  # noqa: E402
 
 import pidcanon  # noqa: E402
+from pidcanon._memory import MemoryGraph  # noqa: E402
 from pidcanon.rdflib import canonicalize_graph  # noqa: E402
 
 from conftest import BASE, FIXTURES, RDFLIB_FORMATS, real_files, run_cli  # noqa: E402
@@ -56,8 +57,16 @@ def same_graph(a, b) -> bool:
     return isomorphic(a, b)
 
 
+@pytest.fixture(params=["fast", "generic"])
+def path(request, monkeypatch):
+    """Both ways through a plain Graph: the Memory store fast path, and rdflib's API."""
+    if request.param == "generic":
+        monkeypatch.setattr(MemoryGraph, "of", staticmethod(lambda graph: None))
+    return request.param
+
+
 @pytest.mark.parametrize("f", REAL, ids=[str(f.path.relative_to(FIXTURES)) for f in REAL])
-def test_same_graph_as_the_cli(pidcanon_cli, f):
+def test_same_graph_as_the_cli(pidcanon_cli, f, path):
     g = load(f)
     before = count(g)
     original = quads(g)
@@ -94,7 +103,7 @@ def example_graph():
     return g
 
 
-def test_blank_nodes_literals_and_bindings_are_kept(caplog):
+def test_blank_nodes_literals_and_bindings_are_kept(caplog, path):
     g = example_graph()
     with caplog.at_level(logging.WARNING, logger="pidcanon"):
         result, report = canonicalize_graph(g)
@@ -119,7 +128,7 @@ def test_blank_nodes_literals_and_bindings_are_kept(caplog):
     ]
 
 
-def test_policy_is_applied():
+def test_policy_is_applied(path):
     g = Graph()
     g.add((URIRef("hdl:10013/x"), URIRef(DCT + "relation"), URIRef("doi:10.1000/ABC")))
     result, _ = canonicalize_graph(g, policy=pidcanon.Policy(handle_form="https", doi_form="hdl"))
@@ -145,7 +154,7 @@ def test_graph_names_are_canonicalized(kind):
     assert quad_set(d) == found
 
 
-def test_an_empty_and_a_canonical_graph_are_untouched():
+def test_an_empty_and_a_canonical_graph_are_untouched(path):
     for g in (Graph(), Dataset()):
         result, report = canonicalize_graph(g)
         assert len(result) == 0 and report == pidcanon.Report()
@@ -153,3 +162,35 @@ def test_an_empty_and_a_canonical_graph_are_untouched():
     g.add((URIRef("info:fedora/demo:1"), URIRef(DCT + "relation"), URIRef("hdl:10013/x")))
     result, report = canonicalize_graph(g, inplace=True)
     assert result is g and report.rewritten_total == 0 and report.statements_written == 1
+
+
+def test_the_fast_path_is_taken_only_for_a_plain_graph_alone_in_its_store():
+    g = example_graph()
+    assert MemoryGraph.of(g) is not None
+    assert MemoryGraph.of(Graph()) is None  # empty: nothing to gain
+    d = Dataset()
+    d.graph(URIRef("http://example.org/g")).add((URIRef("http://a"), URIRef("http://b"), URIRef("http://c")))
+    assert MemoryGraph.of(d) is None
+    d.graph(URIRef("http://example.org/h")).add((URIRef("http://a"), URIRef("http://b"), URIRef("http://d")))
+    shared = d.graph(URIRef("http://example.org/g"))  # a graph whose store holds another's triples
+    assert MemoryGraph.of(shared) is None
+    watched = example_graph()
+    watched.store.dispatcher.subscribe(rdflib.events.Event, lambda event: None)
+    assert MemoryGraph.of(watched) is None
+
+
+def test_the_fast_path_keeps_the_store_consistent():
+    """After the fast path, rdflib's own indices answer every pattern as a fresh graph would."""
+    g = example_graph()
+    result, _ = canonicalize_graph(g)
+    fresh = Graph()
+    for triple in result:
+        fresh.add(triple)
+    for s, p, o in list(fresh):
+        for pattern in ((s, None, None), (None, p, None), (None, None, o), (s, p, None), (None, p, o), (s, None, o)):
+            assert set(result.triples(pattern)) == set(fresh.triples(pattern))
+    assert len(result) == len(fresh)
+    result.add((URIRef("http://x"), URIRef("http://y"), URIRef("http://z")))
+    result.remove((None, URIRef(DCT + "title"), None))
+    assert len(result) == len(fresh)
+    assert set(example_graph()) != set(result)
