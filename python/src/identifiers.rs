@@ -5,6 +5,7 @@ use crate::errors::{id_error, value_error};
 use crate::policy::{PyPolicy, py_repr, registry_of};
 use pidcanon::{Canonical, IdError, Kind, Registry};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -154,7 +155,7 @@ fn canonicalize_with<'py>(
     scheme: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     check_scheme(scheme)?;
-    let input = text.to_cow()?;
+    let input = PyBackedStr::try_from(text.clone())?;
     match canonical(registry, scheme, &input) {
         // Unchanged: the caller's own string back, not a copy.
         Ok(Canonical {
@@ -172,10 +173,10 @@ fn parse_with(
     scheme: Option<&str>,
 ) -> PyResult<PyCanonical> {
     check_scheme(scheme)?;
-    let input = text.to_cow()?;
+    let input = PyBackedStr::try_from(text.clone())?;
     match canonical(registry, scheme, &input) {
         Ok(c) => Ok(PyCanonical {
-            changed: c.iri != input,
+            changed: c.iri != *input,
             iri: c.iri.into_owned(),
             kind: c.kind.as_str().to_owned(),
         }),
