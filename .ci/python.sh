@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 venv=target/venvs/python
 python3 -m venv "$venv"
 "$venv/bin/pip" install -q --upgrade pip
-"$venv/bin/pip" install -q pytest rdflib pyoxigraph mypy
+"$venv/bin/pip" install -q pytest rdflib pyoxigraph mypy ruff
 
 (cd python && cargo fmt -- --check && cargo clippy --all-targets -- -D warnings)
+(cd python && "../$venv/bin/ruff" check && "../$venv/bin/ruff" format --check)
 "$venv/bin/pip" install -q ./python
 cargo build --bin pidcanon
 

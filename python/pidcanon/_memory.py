@@ -121,7 +121,9 @@ def copy(graph: Graph) -> Graph:
     source, target = graph.store, new.store
     for name in _INDICES:
         index = getattr(source, f"_Memory__{name}")
-        setattr(target, f"_Memory__{name}", {a: {b: dict(c) for b, c in bs.items()} for a, bs in index.items()})
+        setattr(
+            target, f"_Memory__{name}", {a: {b: dict(c) for b, c in bs.items()} for a, bs in index.items()}
+        )
     context = f"{type(new.identifier).__name__}:{new.identifier}"
     triples = getattr(source, "_Memory__contextTriples")[None]
     setattr(target, "_Memory__contextTriples", {None: set(triples), context: set(triples)})

@@ -176,9 +176,7 @@ def _iris_of(statement: tuple, multi: bool) -> Iterator[Node]:
     return iter(statement if multi else statement[:3])
 
 
-def _replace(
-    graph: Graph, statements: Set[tuple], mapping: Dict[URIRef, URIRef], multi: bool
-) -> None:
+def _replace(graph: Graph, statements: Set[tuple], mapping: Dict[URIRef, URIRef], multi: bool) -> None:
     """Removes ``statements`` and adds them back with their IRIs mapped."""
     if not statements:
         return

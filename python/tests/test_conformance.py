@@ -3,10 +3,9 @@ checks of tests/conformance.rs: result, kind, and for every valid row idempotenc
 object itself returned when it is already canonical."""
 
 import pytest
+from conftest import expected_failures, options, vectors
 
 import pidcanon
-
-from conftest import expected_failures, options, vectors
 
 VECTORS = vectors()
 KNOWN = expected_failures()

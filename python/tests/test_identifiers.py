@@ -38,7 +38,9 @@ def test_invalid_identifier_carries_kind_rule_offset_and_the_cli_message():
         18,
     )
     assert (e.source, e.line, e.column) == (None, None, None)
-    with pytest.raises(InvalidIdentifier, match=r"oai: escapes must use upper-case hex digits \(%3C, not %3c\) \(byte 17\)"):
+    with pytest.raises(
+        InvalidIdentifier, match=r"oai: escapes must use upper-case hex digits \(%3C, not %3c\) \(byte 17\)"
+    ):
         pidcanon.parse("oai:wibble.org:ab%3ccd")
 
 
@@ -120,7 +122,7 @@ def test_policy_file(tmp_path):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"poi_oai": "merge"}, "invalid poi_oai \"merge\""),
+        ({"poi_oai": "merge"}, 'invalid poi_oai "merge"'),
         ({"handle_form": "url"}, "invalid handle_form"),
         ({"doi_form": "doi"}, "invalid doi_form"),
         ({"fedora_bases": ["ftp://x/fedora"]}, "Fedora base"),
@@ -141,7 +143,10 @@ def test_registry_binds_a_policy():
     r = Registry(Policy(handle_form="https"))
     assert r.canonicalize("hdl:10013/x") == "https://hdl.handle.net/10013/x"
     assert r.parse("hdl:10013/x").changed
-    assert r.canonicalize_many(["hdl:10013/x", "info:fedora/demo:a b"]) == ["https://hdl.handle.net/10013/x", None]
+    assert r.canonicalize_many(["hdl:10013/x", "info:fedora/demo:a b"]) == [
+        "https://hdl.handle.net/10013/x",
+        None,
+    ]
     assert r.detect_kind("doi:10.1/x") == "doi"
     assert r.policy == Policy(handle_form="https")
     assert r == Registry(policy=Policy(handle_form="https")) and r != Registry()
@@ -152,7 +157,10 @@ def test_registry_binds_a_policy():
 def test_idutils_style_functions():
     # As idutils: the DOI without its prefix; unlike idutils, ASCII letters lower-cased (DOI
     # names are case-insensitive) and the DOI validated.
-    assert pidcanon.normalize_doi("http://dx.doi.org/10.1371/JOURNAL.PONE.0042793") == "10.1371/journal.pone.0042793"
+    assert (
+        pidcanon.normalize_doi("http://dx.doi.org/10.1371/JOURNAL.PONE.0042793")
+        == "10.1371/journal.pone.0042793"
+    )
     assert pidcanon.normalize_doi("doi:10.1000/182") == "10.1000/182"
     assert pidcanon.normalize_doi("10.1000/182") == "10.1000/182"
     assert pidcanon.normalize_doi("urn:doi:10.1000:182") == "10.1000/182"
@@ -192,8 +200,12 @@ def test_detect_kind(text, kind):
 def test_report_is_a_value():
     r = pidcanon.Report(statements_read=3, statements_written=2, rewritten={"doi": 2}, duplicates_dropped=1)
     assert r.rewritten == {"doi": 2} and r.rewritten_total == 2
-    assert r == pidcanon.Report(statements_read=3, statements_written=2, rewritten={"doi": 2}, duplicates_dropped=1)
-    assert hash(r) == hash(pidcanon.Report(statements_read=3, statements_written=2, rewritten={"doi": 2}, duplicates_dropped=1))
+    assert r == pidcanon.Report(
+        statements_read=3, statements_written=2, rewritten={"doi": 2}, duplicates_dropped=1
+    )
+    assert hash(r) == hash(
+        pidcanon.Report(statements_read=3, statements_written=2, rewritten={"doi": 2}, duplicates_dropped=1)
+    )
     assert "rewritten={'doi': 2}" in repr(r)
     r.rewritten["doi"] = 5  # a copy: the report does not change
     assert r.rewritten == {"doi": 2}

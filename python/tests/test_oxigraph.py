@@ -4,12 +4,11 @@ store holds what the command line writes for the same file, blank nodes keep the
 import pytest
 
 pyoxigraph = pytest.importorskip("pyoxigraph", reason="pyoxigraph is not installed")
+from conftest import BASE, FIXTURES, PIDCANON_FORMATS, real_files, run_cli  # noqa: E402
 from pyoxigraph import BlankNode, DefaultGraph, Literal, NamedNode, Quad, RdfFormat, Store  # noqa: E402
 
 import pidcanon  # noqa: E402
 from pidcanon.oxigraph import canonicalize_store  # noqa: E402
-
-from conftest import BASE, FIXTURES, PIDCANON_FORMATS, real_files, run_cli  # noqa: E402
 
 REAL = real_files()
 FORMATS = {
@@ -31,7 +30,11 @@ def parsed(data: bytes, fmt) -> set:
 
 @pytest.mark.parametrize("f", REAL, ids=[str(f.path.relative_to(FIXTURES)) for f in REAL])
 def test_same_quads_as_the_cli(pidcanon_cli, f):
-    direct = run_cli(pidcanon_cli, ["rewrite", "-q", "--base", BASE, "-i", PIDCANON_FORMATS[f.format], "--to", "nq", str(f.path)], b"")
+    direct = run_cli(
+        pidcanon_cli,
+        ["rewrite", "-q", "--base", BASE, "-i", PIDCANON_FORMATS[f.format], "--to", "nq", str(f.path)],
+        b"",
+    )
     try:
         quads = list(pyoxigraph.parse(path=str(f.path), format=FORMATS[f.format], base_iri=BASE))
     except SyntaxError:
@@ -62,7 +65,9 @@ def example_store():
     store = Store()
     node = BlankNode("keepme")
     g = NamedNode("info:fedora/demo%3a1/DC")
-    store.add(Quad(NamedNode("info:fedora/demo%3a1"), NamedNode(DCT + "relation"), NamedNode("doi:10.1000/ABC"), g))
+    store.add(
+        Quad(NamedNode("info:fedora/demo%3a1"), NamedNode(DCT + "relation"), NamedNode("doi:10.1000/ABC"), g)
+    )
     store.add(Quad(node, NamedNode(DCT + "title"), Literal("hdl://1/x", language="en")))
     store.add(Quad(node, NamedNode(DCT + "source"), NamedNode("https://doi.org/10.1000/abc")))
     store.add_graph(NamedNode("http://example.org/empty"))
@@ -71,9 +76,19 @@ def example_store():
 
 
 EXPECTED = {
-    Quad(NamedNode("info:fedora/demo:1"), NamedNode(DCT + "relation"), NamedNode("https://doi.org/10.1000/abc"), NamedNode("info:fedora/demo:1/DC")),
+    Quad(
+        NamedNode("info:fedora/demo:1"),
+        NamedNode(DCT + "relation"),
+        NamedNode("https://doi.org/10.1000/abc"),
+        NamedNode("info:fedora/demo:1/DC"),
+    ),
     Quad(BlankNode("keepme"), NamedNode(DCT + "title"), Literal("hdl://1/x", language="en"), DefaultGraph()),
-    Quad(BlankNode("keepme"), NamedNode(DCT + "source"), NamedNode("https://doi.org/10.1000/abc"), DefaultGraph()),
+    Quad(
+        BlankNode("keepme"),
+        NamedNode(DCT + "source"),
+        NamedNode("https://doi.org/10.1000/abc"),
+        DefaultGraph(),
+    ),
 }
 
 
@@ -103,4 +118,7 @@ def test_policy_and_invalid_identifiers():
     store.add(Quad(NamedNode("hdl:10013/x"), NamedNode("http://b"), NamedNode("http://c")))
     _, report = canonicalize_store(store, policy=pidcanon.Policy(handle_form="https"))
     assert report.invalid_identifiers == 1 and report.rewritten == {"handle": 1}
-    assert Quad(NamedNode("https://hdl.handle.net/10013/x"), NamedNode("http://b"), NamedNode("http://c")) in store
+    assert (
+        Quad(NamedNode("https://hdl.handle.net/10013/x"), NamedNode("http://b"), NamedNode("http://c"))
+        in store
+    )

@@ -8,14 +8,13 @@ import logging
 import pytest
 
 rdflib = pytest.importorskip("rdflib", reason="rdflib is not installed")
+from conftest import BASE, FIXTURES, RDFLIB_FORMATS, real_files, run_cli  # noqa: E402
 from rdflib import BNode, ConjunctiveGraph, Dataset, Graph, Literal, URIRef  # noqa: E402
 from rdflib.compare import isomorphic  # noqa: E402
 
 import pidcanon  # noqa: E402
 from pidcanon._memory import MemoryGraph  # noqa: E402
 from pidcanon.rdflib import canonicalize_graph  # noqa: E402
-
-from conftest import BASE, FIXTURES, RDFLIB_FORMATS, real_files, run_cli  # noqa: E402
 
 REAL = real_files()
 DCT = "http://purl.org/dc/terms/"
@@ -34,7 +33,10 @@ def contexts(g):
 
 def quad_set(d):
     """Quads with graph names: Dataset.quads gives names, ConjunctiveGraph.quads graphs."""
-    return {(s, p, o, c.identifier if isinstance(c, Graph) else c) for s, p, o, c in d.quads((None, None, None, None))}
+    return {
+        (s, p, o, c.identifier if isinstance(c, Graph) else c)
+        for s, p, o, c in d.quads((None, None, None, None))
+    }
 
 
 def count(g):
@@ -48,8 +50,10 @@ def quads(g):
 
 def same_graph(a, b) -> bool:
     if isinstance(a, ConjunctiveGraph):
+
         def by_name(d):
             return {c.identifier: c for c in contexts(d) if len(c)}
+
         ga, gb = by_name(a), by_name(b)
         return ga.keys() == gb.keys() and all(
             isomorphic(ga[name], gb[name]) for name in ga if not isinstance(name, BNode)
@@ -112,7 +116,11 @@ def test_blank_nodes_literals_and_bindings_are_kept(caplog, path):
     assert set(result) == {
         (URIRef("info:fedora/demo:1"), URIRef(DCT + "relation"), URIRef("https://doi.org/10.1000/abc")),
         (URIRef("info:fedora/demo:1"), URIRef(DCT + "title"), Literal("doi:10.1000/ABC", lang="en")),
-        (BNode("keep-me"), URIRef(DCT + "identifier"), Literal("hdl://1/x", datatype=URIRef("hdl://1/DATATYPE"))),
+        (
+            BNode("keep-me"),
+            URIRef(DCT + "identifier"),
+            Literal("hdl://1/x", datatype=URIRef("hdl://1/DATATYPE")),
+        ),
         (BNode("keep-me"), URIRef(DCT + "source"), URIRef("oai:wibble.org:ab%3ccd")),
     }
     assert report == pidcanon.Report(
@@ -132,7 +140,9 @@ def test_policy_is_applied(path):
     g = Graph()
     g.add((URIRef("hdl:10013/x"), URIRef(DCT + "relation"), URIRef("doi:10.1000/ABC")))
     result, _ = canonicalize_graph(g, policy=pidcanon.Policy(handle_form="https", doi_form="hdl"))
-    assert set(result) == {(URIRef("https://hdl.handle.net/10013/x"), URIRef(DCT + "relation"), URIRef("hdl:10.1000/abc"))}
+    assert set(result) == {
+        (URIRef("https://hdl.handle.net/10013/x"), URIRef(DCT + "relation"), URIRef("hdl:10.1000/abc"))
+    }
 
 
 @pytest.mark.parametrize("kind", [Dataset, ConjunctiveGraph])
@@ -187,7 +197,14 @@ def test_the_fast_path_keeps_the_store_consistent():
     for triple in result:
         fresh.add(triple)
     for s, p, o in list(fresh):
-        for pattern in ((s, None, None), (None, p, None), (None, None, o), (s, p, None), (None, p, o), (s, None, o)):
+        for pattern in (
+            (s, None, None),
+            (None, p, None),
+            (None, None, o),
+            (s, p, None),
+            (None, p, o),
+            (s, None, o),
+        ):
             assert set(result.triples(pattern)) == set(fresh.triples(pattern))
     assert len(result) == len(fresh)
     result.add((URIRef("http://x"), URIRef("http://y"), URIRef("http://z")))

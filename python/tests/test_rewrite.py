@@ -6,10 +6,9 @@ import logging
 import re
 
 import pytest
+from conftest import BASE, FIXTURES, PIDCANON_FORMATS, real_files, run_cli
 
 import pidcanon
-
-from conftest import BASE, FIXTURES, PIDCANON_FORMATS, real_files, run_cli
 
 EXAMPLE_TTL = FIXTURES / "examples" / "repository.ttl"
 EXAMPLE_NT = FIXTURES / "examples" / "repository.nt"
@@ -69,7 +68,13 @@ def test_paths_bytes_and_file_objects_give_the_same_output(tmp_path):
     report = pidcanon.rewrite(EXAMPLE_TTL, out, dedup=True)
     assert out.read_bytes() == expected
     assert (report.statements_read, report.statements_written, report.duplicates_dropped) == (14, 13, 1)
-    assert report.rewritten == {"fedora-object": 7, "fedora-dissemination": 2, "handle": 2, "doi": 3, "pdi": 2}
+    assert report.rewritten == {
+        "fedora-object": 7,
+        "fedora-dissemination": 2,
+        "handle": 2,
+        "doi": 3,
+        "pdi": 2,
+    }
 
 
 def test_small_reads_and_multibyte_characters_across_chunks():
@@ -136,7 +141,9 @@ def test_skip_syntax_errors_and_rejects(caplog):
     assert out.getvalue() == b"<info:fedora/demo:1> <http://b> <http://c> .\n"
     assert rejects.getvalue() == b"<a> <b> <c> .\n"
     assert report.syntax_errors == 1 and report.statements_written == 1
-    assert caplog.messages == ["<bytes>:1:1: syntax error, written to the rejects: No scheme found in an absolute IRI"]
+    assert caplog.messages == [
+        "<bytes>:1:1: syntax error, written to the rejects: No scheme found in an absolute IRI"
+    ]
 
 
 INVALID = b"<http://a> <http://b> <oai:wibble.org:ab%3ccd> .\n"
@@ -161,7 +168,12 @@ def test_fail_on_invalid_raises_with_location():
         "oai: escapes must use upper-case hex digits (%3C, not %3c) (byte 17)"
     )
     assert (e.input, e.kind, e.offset, e.source, e.line, e.column) == (
-        "oai:wibble.org:ab%3ccd", "oai", 17, "<bytes>", 1, 23
+        "oai:wibble.org:ab%3ccd",
+        "oai",
+        17,
+        "<bytes>",
+        1,
+        23,
     )
 
 
@@ -208,5 +220,8 @@ def test_links_and_map(tmp_path):
     pidcanon.rewrite(EXAMPLE_NT, io.BytesIO(), links=links, map=mapping)
     rows = mapping.read_text().splitlines()
     assert "info:fedora/demo%3a1\tinfo:fedora/demo:1\tfedora-object" in rows
-    assert b"<info:fedora/demo%3a1> <http://www.w3.org/2002/07/owl#sameAs> <info:fedora/demo:1> .\n" in links.getvalue()
+    assert (
+        b"<info:fedora/demo%3a1> <http://www.w3.org/2002/07/owl#sameAs> <info:fedora/demo:1> .\n"
+        in links.getvalue()
+    )
     assert len(rows) == len(links.getvalue().splitlines())

@@ -4,9 +4,9 @@ and ``rewrite`` reading a Python file object (which takes the GIL back per chunk
 import io
 import threading
 
-import pidcanon
-
 from conftest import FIXTURES, vectors
+
+import pidcanon
 
 INPUTS = [v.input for v in vectors() if "--" not in v.options] * 40
 
