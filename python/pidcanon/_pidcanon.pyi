@@ -151,7 +151,10 @@ class Registry:
         """As :func:`parse`."""
     @overload
     def canonicalize_many(
-        self, iterable: Iterable[str], scheme: Optional[_Scheme] = None, on_invalid: Literal["none", "raise"] = "none"
+        self,
+        iterable: Iterable[str],
+        scheme: Optional[_Scheme] = None,
+        on_invalid: Literal["none", "raise"] = "none",
     ) -> List[Optional[str]]: ...
     @overload
     def canonicalize_many(
