@@ -103,15 +103,37 @@ def identifiers(repeat: int) -> None:
     many_mixed = MIXED * 10000
     rows = [
         ("idutils `normalize_doi`", "DOIs", best_per_call(idutils.normalize_doi, DOIS, repeat)),
-        ("pidcanon `canonicalize(x, scheme=\"doi\")`", "DOIs", best_per_call(lambda x: pidcanon.canonicalize(x, scheme="doi"), DOIS, repeat)),
+        (
+            'pidcanon `canonicalize(x, scheme="doi")`',
+            "DOIs",
+            best_per_call(lambda x: pidcanon.canonicalize(x, scheme="doi"), DOIS, repeat),
+        ),
         ("pidcanon `normalize_doi`", "DOIs", best_per_call(pidcanon.normalize_doi, DOIS, repeat)),
-        ("pidcanon `canonicalize_many(scheme=\"doi\")`, per item", "DOIs", best_of(lambda: pidcanon.canonicalize_many(many_dois, scheme="doi"), repeat) / len(many_dois)),
-        ("idutils `detect_identifier_schemes` + `normalize_pid`", "mixed", best_per_call(idutils_detect_then_normalize, MIXED, repeat)),
-        ("pidcanon `canonicalize` (detects as it goes)", "mixed", best_per_call(pidcanon_or_none, MIXED, repeat)),
-        ("pidcanon `canonicalize_many`, per item", "mixed", best_of(lambda: pidcanon.canonicalize_many(many_mixed), repeat) / len(many_mixed)),
+        (
+            'pidcanon `canonicalize_many(scheme="doi")`, per item',
+            "DOIs",
+            best_of(lambda: pidcanon.canonicalize_many(many_dois, scheme="doi"), repeat) / len(many_dois),
+        ),
+        (
+            "idutils `detect_identifier_schemes` + `normalize_pid`",
+            "mixed",
+            best_per_call(idutils_detect_then_normalize, MIXED, repeat),
+        ),
+        (
+            "pidcanon `canonicalize` (detects as it goes)",
+            "mixed",
+            best_per_call(pidcanon_or_none, MIXED, repeat),
+        ),
+        (
+            "pidcanon `canonicalize_many`, per item",
+            "mixed",
+            best_of(lambda: pidcanon.canonicalize_many(many_mixed), repeat) / len(many_mixed),
+        ),
     ]
     baselines = {"DOIs": rows[0][2], "mixed": rows[4][2]}
-    print(f"Per identifier ({len(DOIS)} DOI spellings; {len(MIXED)} mixed identifiers and URLs); best of {repeat}:\n")
+    print(
+        f"Per identifier ({len(DOIS)} DOI spellings; {len(MIXED)} mixed identifiers and URLs); best of {repeat}:\n"
+    )
     print("| call | input | µs per identifier | vs idutils |")
     print("|---|---|---|---|")
     for name, which, seconds in rows:
@@ -119,7 +141,14 @@ def identifiers(repeat: int) -> None:
     print()
 
 
-DOI_PREFIXES = ("http://dx.doi.org/", "https://dx.doi.org/", "http://doi.org/", "https://doi.org/", "doi:", "DOI:")
+DOI_PREFIXES = (
+    "http://dx.doi.org/",
+    "https://dx.doi.org/",
+    "http://doi.org/",
+    "https://doi.org/",
+    "doi:",
+    "DOI:",
+)
 HANDLE_PREFIXES = ("http://hdl.handle.net/", "https://hdl.handle.net/", "hdl://", "HDL:", "hdl:")
 
 
@@ -128,10 +157,10 @@ def fix(term):
     if isinstance(term, URIRef):
         for prefix in DOI_PREFIXES:
             if term.startswith(prefix):
-                return URIRef("https://doi.org/" + term[len(prefix):].lower())
+                return URIRef("https://doi.org/" + term[len(prefix) :].lower())
         for prefix in HANDLE_PREFIXES:
             if term.startswith(prefix):
-                rest = term[len(prefix):]
+                rest = term[len(prefix) :]
                 if rest.startswith("10."):
                     return URIRef("https://doi.org/" + rest.lower())
                 return URIRef("hdl:" + rest)
@@ -161,7 +190,21 @@ def corpus(triples: int) -> Path:
     generator = os.environ.get("GEN_CORPUS", str(ROOT.parent / "shared" / "bench" / "gen_corpus.py"))
     path = Path(tempfile.gettempdir()) / f"pidcanon-python-bench-{triples}.nt"
     if not path.exists():
-        subprocess.run([sys.executable, generator, "--triples", str(triples), "--seed", "1", "--format", "nt", "-o", str(path)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                generator,
+                "--triples",
+                str(triples),
+                "--seed",
+                "1",
+                "--format",
+                "nt",
+                "-o",
+                str(path),
+            ],
+            check=True,
+        )
     return path
 
 
@@ -191,7 +234,10 @@ def graphs(triples: int, repeat: int) -> None:
         ("hand-written loop into a new Graph (DOI and handle strings only)", timed(hand_written_copy)),
         ("`canonicalize_graph(g)`: a new Graph", timed(pidcanon.rdflib.canonicalize_graph)),
         ("hand-written loop in place (DOI and handle strings only)", timed(hand_written_in_place)),
-        ("`canonicalize_graph(g, inplace=True)`", timed(lambda g: pidcanon.rdflib.canonicalize_graph(g, inplace=True))),
+        (
+            "`canonicalize_graph(g, inplace=True)`",
+            timed(lambda g: pidcanon.rdflib.canonicalize_graph(g, inplace=True)),
+        ),
     ]
     print(
         f"rdflib {rdflib.__version__} Graph of {len(template):,} statements (gen_corpus.py, seed 1): "
@@ -212,7 +258,9 @@ def main() -> None:
     args = parser.parse_args()
     # The corpus holds invalid identifiers on purpose: counted in the reports, not logged here.
     logging.getLogger("pidcanon").setLevel(logging.ERROR)
-    print(f"Python {sys.version.split()[0]}, pidcanon (binding) against idutils {getattr(idutils, '__version__', '?')}\n")
+    print(
+        f"Python {sys.version.split()[0]}, pidcanon (binding) against idutils {getattr(idutils, '__version__', '?')}\n"
+    )
     identifiers(args.repeat)
     graphs(args.triples, args.repeat)
 
