@@ -1,0 +1,204 @@
+"""Canonical identifiers in rdflib graphs: ``canonicalize_graph``.
+
+>>> from rdflib import Graph, URIRef
+>>> import pidcanon.rdflib
+>>> g = Graph()
+>>> _ = g.add((URIRef("info:fedora/demo%3a1"), URIRef("http://purl.org/dc/terms/relation"),
+...            URIRef("hdl://10013/EPIC.10033")))
+>>> canonical, report = pidcanon.rdflib.canonicalize_graph(g)
+>>> sorted(str(o) for o in canonical.objects())
+['hdl:10013/EPIC.10033']
+>>> report.rewritten
+{'fedora-object': 1, 'handle': 1}
+
+Only the statements that hold an IRI to rewrite are touched: the distinct IRIs of the graph are
+canonicalized together in Rust, and the statements holding the ones that change are removed and
+added again rewritten. A plain ``Graph`` alone in rdflib's default ``Memory`` store takes a fast
+path that reads and changes the store's indices directly (``pidcanon._memory``); every other
+graph and store goes through rdflib's API. Literals (their datatypes included) and blank nodes are kept as they
+are; the IRIs no adapter claims are not looked at.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections import Counter
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar
+
+from rdflib import ConjunctiveGraph, Dataset, Graph, URIRef
+from rdflib.term import Node
+
+from pidcanon import _memory
+from pidcanon._memory import MemoryGraph
+from pidcanon._pidcanon import Policy, Report, _canonical_iris
+
+__all__ = ["canonicalize_graph"]
+
+G = TypeVar("G", bound=Graph)
+
+_LOGGER = logging.getLogger("pidcanon")
+
+
+def canonicalize_graph(
+    graph: G, inplace: bool = False, *, policy: Optional[Policy] = None
+) -> Tuple[G, Report]:
+    """Canonicalizes every IRI of an rdflib ``Graph``, ``ConjunctiveGraph`` or ``Dataset``.
+
+    Returns ``(graph, report)``: a new graph of the same type (with the same identifier and
+    namespace bindings), or with ``inplace=True`` the same graph changed in place. For the
+    multi-graph types, graph names are canonicalized too. Invalid identifiers are left unchanged,
+    counted in the report and logged on the ``pidcanon`` logger. As an rdflib graph is a set,
+    statements that become equal merge: ``report.duplicates_dropped`` counts them.
+    """
+    multi = isinstance(graph, ConjunctiveGraph)
+    read = _count(graph, multi)
+    fast = None if multi else MemoryGraph.of(graph)
+    terms = fast.terms() if fast is not None else _distinct_iris(graph, multi)
+    changed, invalid = _canonical_iris([str(t) for t in terms if isinstance(t, URIRef)], policy)
+    if fast is not None:
+        target = graph if inplace else _memory.copy(graph)
+        fast = MemoryGraph.of(target)
+    else:
+        target = graph if inplace else _copy(graph, multi)
+
+    def statements_with(terms: Iterable[URIRef]) -> Set[tuple]:
+        if fast is not None:
+            return fast.statements_with(terms)
+        return _statements_with(target, terms, multi)
+
+    mapping = {URIRef(old): URIRef(new) for old, (new, _) in changed.items()}
+    kinds = {URIRef(old): kind for old, (_, kind) in changed.items()}
+    rewritten: Counter = Counter()
+    affected = statements_with(mapping)
+    for statement in affected:
+        for term in _iris_of(statement, multi):
+            if term in kinds:
+                rewritten[kinds[term]] += 1
+    invalid_terms = {URIRef(iri) for iri in invalid}
+    invalid_occurrences = sum(
+        1
+        for statement in statements_with(invalid_terms)
+        for term in _iris_of(statement, multi)
+        if term in invalid_terms
+    )
+    for iri, message in invalid.items():
+        _LOGGER.warning("invalid identifier <%s> left unchanged: %s", iri, message)
+    if fast is not None:
+        fast.replace(affected, mapping)
+    else:
+        _replace(target, affected, mapping, multi)
+    written = _count(target, multi)
+    report = Report(
+        statements_read=read,
+        statements_written=written,
+        rewritten=dict(rewritten),
+        invalid_identifiers=invalid_occurrences,
+        duplicates_dropped=read - written,
+    )
+    return target, report
+
+
+def _count(graph: Graph, multi: bool) -> int:
+    """Statements: quads for the multi-graph types, triples otherwise."""
+    if multi:
+        return sum(len(context) for context in _contexts(graph))
+    return len(graph)
+
+
+def _contexts(graph: Graph) -> Iterator[Graph]:
+    """The graphs of a ``Dataset`` or ``ConjunctiveGraph``."""
+    return graph.graphs() if isinstance(graph, Dataset) else graph.contexts()
+
+
+def _name(context) -> Node:
+    """A graph name: ``quads()`` gives graphs (ConjunctiveGraph) or their names (Dataset)."""
+    return context.identifier if isinstance(context, Graph) else context
+
+
+def _distinct_iris(graph: Graph, multi: bool) -> Set[Node]:
+    """Every term of the graph (graph names included)."""
+    terms: Set[Node] = set()
+    if multi:
+        for quad in graph.quads((None, None, None, None)):
+            terms.update(quad[:3])
+        terms.update(context.identifier for context in _contexts(graph))
+    else:
+        for triple in graph.triples((None, None, None)):
+            terms.update(triple)
+    return terms
+
+
+def _copy(graph: G, multi: bool) -> G:
+    """A new graph of the same type, identifier and namespace bindings, with the same statements."""
+    if isinstance(graph, Dataset):
+        copy = Dataset(default_union=graph.default_union)
+        for context in _contexts(graph):
+            copy.graph(context.identifier)
+    elif multi:
+        with warnings.catch_warnings():  # rdflib 7 deprecates ConjunctiveGraph: the caller knows
+            warnings.simplefilter("ignore", DeprecationWarning)
+            copy = type(graph)()
+    else:
+        copy = type(graph)(identifier=graph.identifier)
+    for prefix, namespace in graph.namespaces():
+        copy.bind(prefix, namespace, override=True, replace=True)
+    if multi:
+        copy.addN(
+            (s, p, o, copy.get_context(context.identifier))
+            for context in _contexts(graph)
+            for s, p, o in context
+        )
+    else:
+        copy += graph
+    return copy  # type: ignore[return-value]
+
+
+def _statements_with(graph: Graph, terms: Iterable[URIRef], multi: bool) -> Set[tuple]:
+    """The statements holding any of ``terms``: triples, or ``(s, p, o, graph name)`` quads."""
+    found: Set[tuple] = set()
+    terms = set(terms)
+    for term in terms:
+        for pattern in ((term, None, None), (None, term, None), (None, None, term)):
+            if multi:
+                found.update((s, p, o, _name(c)) for s, p, o, c in graph.quads(pattern))
+            else:
+                found.update(graph.triples(pattern))
+    if multi:
+        for context in _contexts(graph):
+            if context.identifier in terms:
+                found.update((s, p, o, context.identifier) for s, p, o in context)
+    return found
+
+
+def _iris_of(statement: tuple, multi: bool) -> Iterator[Node]:
+    """The terms of a statement that may be IRIs, the graph name included."""
+    return iter(statement if multi else statement[:3])
+
+
+def _replace(graph: Graph, statements: Set[tuple], mapping: Dict[URIRef, URIRef], multi: bool) -> None:
+    """Removes ``statements`` and adds them back with their IRIs mapped."""
+    if not statements:
+        return
+    new: List[tuple] = []
+    renamed: Set[Node] = set()
+    for statement in statements:
+        graph.remove(statement)
+        s, p, o = (mapping.get(t, t) for t in statement[:3])
+        if multi:
+            name = statement[3]
+            if name in mapping:
+                renamed.add(name)
+            new.append((s, p, o, graph.get_context(mapping.get(name, name))))
+        else:
+            new.append((s, p, o, graph))
+    if multi:
+        graph.addN(new)
+        for name in renamed:
+            if isinstance(graph, Dataset):
+                graph.remove_graph(name)
+            else:
+                graph.remove_context(graph.get_context(name))
+    else:
+        for s, p, o, _ in new:
+            graph.add((s, p, o))

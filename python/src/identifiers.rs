@@ -1,0 +1,430 @@
+//! One identifier at a time, or many: `canonicalize`, `parse`, `canonicalize_many`,
+//! `detect_kind`, the idutils-style `normalize_*` functions, and `pidcanon.Registry`.
+
+use crate::errors::{id_error, value_error};
+use crate::policy::{PyPolicy, py_repr, registry_of};
+use pidcanon::{Canonical, IdError, Kind, Registry};
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::{PyDict, PyList, PyString};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// The scheme names `scheme=` accepts.
+const SCHEMES: [&str; 6] = ["fedora", "oai", "poi", "handle", "doi", "pdi"];
+
+/// The canonical form of one identifier and what it was recognized as.
+#[pyclass(frozen, eq, hash, module = "pidcanon", name = "Canonical")]
+#[derive(PartialEq, Eq, Hash)]
+pub(crate) struct PyCanonical {
+    /// The canonical IRI.
+    #[pyo3(get)]
+    iri: String,
+    /// The kind: `fedora-object`, `fedora-dissemination`, `oai`, `poi`, `handle`, `doi`, `pdi`
+    /// or `iri`.
+    #[pyo3(get)]
+    kind: String,
+    /// Whether the canonical IRI differs from the input.
+    #[pyo3(get)]
+    changed: bool,
+}
+
+#[pymethods]
+impl PyCanonical {
+    #[new]
+    #[pyo3(signature = (iri, kind, changed))]
+    fn new(iri: String, kind: String, changed: bool) -> Self {
+        Self { iri, kind, changed }
+    }
+
+    fn __str__(&self) -> &str {
+        &self.iri
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let changed = if self.changed { "True" } else { "False" };
+        Ok(format!(
+            "<Canonical iri={} kind={} changed={changed}>",
+            py_repr(py, &self.iri)?,
+            py_repr(py, &self.kind)?
+        ))
+    }
+}
+
+/// The adapters of one policy, with the identifier functions as methods.
+#[pyclass(frozen, module = "pidcanon", name = "Registry")]
+pub(crate) struct PyRegistry {
+    policy: Py<PyPolicy>,
+    registry: Arc<Registry>,
+}
+
+#[pymethods]
+impl PyRegistry {
+    #[new]
+    #[pyo3(signature = (policy = None))]
+    fn new(py: Python<'_>, policy: Option<&Bound<'_, PyPolicy>>) -> PyResult<Self> {
+        let policy = match policy {
+            Some(p) => p.clone().unbind(),
+            None => Py::new(
+                py,
+                PyPolicy {
+                    policy: pidcanon::Policy::default(),
+                    registry: registry_of(None),
+                },
+            )?,
+        };
+        let registry = Arc::clone(&policy.get().registry);
+        Ok(Self { policy, registry })
+    }
+
+    /// The policy the adapters follow.
+    #[getter]
+    fn policy(&self, py: Python<'_>) -> Py<PyPolicy> {
+        self.policy.clone_ref(py)
+    }
+
+    #[pyo3(signature = (text, scheme = None))]
+    fn canonicalize<'py>(
+        &self,
+        text: &Bound<'py, PyString>,
+        scheme: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        canonicalize_with(&self.registry, text, scheme)
+    }
+
+    #[pyo3(signature = (text, scheme = None))]
+    fn parse(&self, text: &Bound<'_, PyString>, scheme: Option<&str>) -> PyResult<PyCanonical> {
+        parse_with(&self.registry, text, scheme)
+    }
+
+    #[pyo3(signature = (iterable, scheme = None, on_invalid = "none"))]
+    fn canonicalize_many<'py>(
+        &self,
+        iterable: &Bound<'py, PyAny>,
+        scheme: Option<&str>,
+        on_invalid: &str,
+    ) -> PyResult<Bound<'py, PyList>> {
+        canonicalize_many_with(&self.registry, iterable, scheme, on_invalid)
+    }
+
+    fn detect_kind(&self, text: &str) -> Option<&'static str> {
+        detect(&self.registry, text).map(Kind::as_str)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Registry({})", self.policy.bind(py).repr()?))
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyRegistry>()
+            .is_ok_and(|other| other.get().policy.get().policy == self.policy.bind(py).get().policy)
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        self.policy.bind(py).hash()
+    }
+}
+
+/// Checks a `scheme=` argument.
+fn check_scheme(scheme: Option<&str>) -> PyResult<()> {
+    match scheme {
+        Some(name) if !SCHEMES.contains(&name) => Err(value_error(format!(
+            "unknown scheme {name:?}: expected one of {}",
+            SCHEMES.join(", ")
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The canonical form of `text`: read as `scheme` (its full forms, then its bare form) when given,
+/// else as an IRI, as `pidcanon canon [--scheme]` reads it.
+fn canonical<'a>(
+    registry: &Registry,
+    scheme: Option<&str>,
+    text: &'a str,
+) -> Result<Canonical<'a>, IdError> {
+    scheme
+        .and_then(|name| registry.canonicalize_as(name, text))
+        .unwrap_or_else(|| registry.canonicalize(text))
+}
+
+fn canonicalize_with<'py>(
+    registry: &Registry,
+    text: &Bound<'py, PyString>,
+    scheme: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    check_scheme(scheme)?;
+    let input = PyBackedStr::try_from(text.clone())?;
+    match canonical(registry, scheme, &input) {
+        // Unchanged: the caller's own string back, not a copy.
+        Ok(Canonical {
+            iri: Cow::Borrowed(_),
+            ..
+        }) => Ok(text.clone().into_any()),
+        Ok(c) => Ok(PyString::new(text.py(), &c.iri).into_any()),
+        Err(e) => Err(id_error(text.py(), &input, &e)),
+    }
+}
+
+fn parse_with(
+    registry: &Registry,
+    text: &Bound<'_, PyString>,
+    scheme: Option<&str>,
+) -> PyResult<PyCanonical> {
+    check_scheme(scheme)?;
+    let input = PyBackedStr::try_from(text.clone())?;
+    match canonical(registry, scheme, &input) {
+        Ok(c) => Ok(PyCanonical {
+            changed: c.iri != *input,
+            iri: c.iri.into_owned(),
+            kind: c.kind.as_str().to_owned(),
+        }),
+        Err(e) => Err(id_error(text.py(), &input, &e)),
+    }
+}
+
+/// What `canonicalize_many` puts in place of an invalid identifier.
+enum OnInvalid {
+    None,
+    Error,
+    Raise,
+}
+
+fn canonicalize_many_with<'py>(
+    registry: &Registry,
+    iterable: &Bound<'py, PyAny>,
+    scheme: Option<&str>,
+    on_invalid: &str,
+) -> PyResult<Bound<'py, PyList>> {
+    check_scheme(scheme)?;
+    let on_invalid = match on_invalid {
+        "none" => OnInvalid::None,
+        "error" => OnInvalid::Error,
+        "raise" => OnInvalid::Raise,
+        other => {
+            return Err(value_error(format!(
+                "invalid on_invalid {other:?}: expected 'none', 'error' or 'raise'"
+            )));
+        }
+    };
+    let py = iterable.py();
+    let mut objects = Vec::new();
+    let mut texts = Vec::new();
+    for item in iterable.try_iter()? {
+        let item = item?;
+        texts.push(item.cast::<PyString>()?.to_cow()?.into_owned());
+        objects.push(item);
+    }
+    // The identifiers are canonicalized with the GIL released; `None` stands for "unchanged".
+    let results: Vec<Result<Option<String>, IdError>> = py.detach(|| {
+        texts
+            .iter()
+            .map(|text| {
+                canonical(registry, scheme, text).map(|c| match c.iri {
+                    Cow::Borrowed(_) => None,
+                    Cow::Owned(iri) => Some(iri),
+                })
+            })
+            .collect()
+    });
+    let list = PyList::empty(py);
+    for ((object, text), result) in objects.into_iter().zip(&texts).zip(results) {
+        match result {
+            Ok(None) => list.append(object)?,
+            Ok(Some(iri)) => list.append(iri)?,
+            Err(e) => match on_invalid {
+                OnInvalid::None => list.append(py.None())?,
+                OnInvalid::Error => list.append(id_error(py, text, &e).into_value(py))?,
+                OnInvalid::Raise => return Err(id_error(py, text, &e)),
+            },
+        }
+    }
+    Ok(list)
+}
+
+/// The kinds each idutils-style function accepts.
+const DOI: &[Kind] = &[Kind::Doi];
+const HANDLE: &[Kind] = &[Kind::Handle, Kind::Doi];
+
+/// `text` read as idutils reads a DOI or handle: a text with a URI scheme in one of the full
+/// forms (`doi:`, `hdl:`, resolver URLs...), any other text as a bare name of `scheme`; the result
+/// must be one of `kinds`.
+fn as_pid<'a>(
+    registry: &Registry,
+    text: &'a str,
+    scheme: &str,
+    kinds: &[Kind],
+) -> Result<Canonical<'a>, IdError> {
+    let c = match pidcanon::scheme::scheme_of(text) {
+        Some(_) => registry.canonicalize(text)?,
+        None => canonical(registry, Some(scheme), text)?,
+    };
+    if kinds.contains(&c.kind) {
+        return Ok(c);
+    }
+    let rule = if scheme == "doi" && c.kind == Kind::Handle {
+        "a handle whose naming authority is not a DOI prefix (10.…)"
+    } else if scheme == "doi" {
+        "not a DOI"
+    } else {
+        "not a handle"
+    };
+    Err(IdError::new(c.kind, pidcanon::Rule::Grammar(rule), 0))
+}
+
+/// The kind of a valid identifier: its full forms, or a bare DOI or handle name.
+fn detect(registry: &Registry, text: &str) -> Option<Kind> {
+    match registry.canonicalize(text) {
+        Ok(c) if c.kind != Kind::Iri => Some(c.kind),
+        _ => as_pid(registry, text, "handle", HANDLE)
+            .ok()
+            .map(|c| c.kind),
+    }
+}
+
+/// A DOI or handle name without its prefix, decoded: what idutils' `normalize_doi` and
+/// `normalize_handle` return.
+fn bare_name(py: Python<'_>, registry: &Registry, text: &str, scheme: &str) -> PyResult<String> {
+    let kinds = if scheme == "doi" { DOI } else { HANDLE };
+    let c = as_pid(registry, text, scheme, kinds).map_err(|e| id_error(py, text, &e))?;
+    let name = ["https://doi.org/", "https://hdl.handle.net/", "hdl:"]
+        .into_iter()
+        .find_map(|prefix| c.iri.strip_prefix(prefix))
+        .unwrap_or(&c.iri);
+    pidcanon::pct::decode(name)
+        .map(Cow::into_owned)
+        .map_err(|_| value_error(format!("{:?} does not decode", c.iri)))
+}
+
+/// The canonical IRI of `text`.
+#[pyfunction]
+#[pyo3(signature = (text, scheme = None, policy = None))]
+pub(crate) fn canonicalize<'py>(
+    text: &Bound<'py, PyString>,
+    scheme: Option<&str>,
+    policy: Option<&Bound<'py, PyPolicy>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    canonicalize_with(&registry_of(policy), text, scheme)
+}
+
+/// The canonical IRI of `text`, its kind and whether it changed.
+#[pyfunction]
+#[pyo3(signature = (text, scheme = None, policy = None))]
+pub(crate) fn parse(
+    text: &Bound<'_, PyString>,
+    scheme: Option<&str>,
+    policy: Option<&Bound<'_, PyPolicy>>,
+) -> PyResult<PyCanonical> {
+    parse_with(&registry_of(policy), text, scheme)
+}
+
+/// The canonical IRIs of many identifiers, with the GIL released.
+#[pyfunction]
+#[pyo3(signature = (iterable, scheme = None, policy = None, on_invalid = "none"))]
+pub(crate) fn canonicalize_many<'py>(
+    iterable: &Bound<'py, PyAny>,
+    scheme: Option<&str>,
+    policy: Option<&Bound<'py, PyPolicy>>,
+    on_invalid: &str,
+) -> PyResult<Bound<'py, PyList>> {
+    canonicalize_many_with(&registry_of(policy), iterable, scheme, on_invalid)
+}
+
+/// The kind of a valid identifier, or `None`.
+#[pyfunction]
+#[pyo3(signature = (text, policy = None))]
+pub(crate) fn detect_kind(
+    text: &str,
+    policy: Option<&Bound<'_, PyPolicy>>,
+) -> Option<&'static str> {
+    detect(&registry_of(policy), text).map(Kind::as_str)
+}
+
+/// A DOI, validated, without prefix, ASCII letters lower-cased.
+#[pyfunction]
+#[pyo3(signature = (text, policy = None))]
+pub(crate) fn normalize_doi(
+    py: Python<'_>,
+    text: &str,
+    policy: Option<&Bound<'_, PyPolicy>>,
+) -> PyResult<String> {
+    bare_name(py, &registry_of(policy), text, "doi")
+}
+
+/// A handle (or DOI), validated, without prefix.
+#[pyfunction]
+#[pyo3(signature = (text, policy = None))]
+pub(crate) fn normalize_handle(
+    py: Python<'_>,
+    text: &str,
+    policy: Option<&Bound<'_, PyPolicy>>,
+) -> PyResult<String> {
+    bare_name(py, &registry_of(policy), text, "handle")
+}
+
+/// `normalize_doi`/`normalize_handle` for those schemes, the canonical IRI for the others.
+#[pyfunction]
+#[pyo3(signature = (text, scheme, policy = None))]
+pub(crate) fn normalize_pid<'py>(
+    text: &Bound<'py, PyString>,
+    scheme: &str,
+    policy: Option<&Bound<'py, PyPolicy>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = text.py();
+    let registry = registry_of(policy);
+    if matches!(scheme, "doi" | "handle") {
+        let name = bare_name(py, &registry, &text.to_cow()?, scheme)?;
+        return Ok(PyString::new(py, &name).into_any());
+    }
+    canonicalize_with(&registry, text, Some(scheme))
+}
+
+/// Whether `text` is a valid DOI in any spelling, bare included.
+#[pyfunction]
+#[pyo3(signature = (text, policy = None))]
+pub(crate) fn is_doi(text: &str, policy: Option<&Bound<'_, PyPolicy>>) -> bool {
+    as_pid(&registry_of(policy), text, "doi", DOI).is_ok()
+}
+
+/// Whether `text` is a valid handle (DOIs included) in any spelling, bare included.
+#[pyfunction]
+#[pyo3(signature = (text, policy = None))]
+pub(crate) fn is_handle(text: &str, policy: Option<&Bound<'_, PyPolicy>>) -> bool {
+    as_pid(&registry_of(policy), text, "handle", HANDLE).is_ok()
+}
+
+/// For the graph helpers: the IRIs among `iris` that an adapter claims, mapped to
+/// `{iri: (canonical, kind)}` when their canonical form differs, and to `{iri: message}` when
+/// they are invalid. IRIs no adapter claims are in neither (they were checked by the parser).
+#[pyfunction]
+#[pyo3(signature = (iris, policy = None))]
+pub(crate) fn _canonical_iris<'py>(
+    py: Python<'py>,
+    iris: Vec<String>,
+    policy: Option<&Bound<'py, PyPolicy>>,
+) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+    let registry = registry_of(policy);
+    let results: Vec<_> = py.detach(|| {
+        iris.iter()
+            .map(|iri| match registry.canonicalize_claimed(iri) {
+                Some(Ok(Canonical {
+                    iri: Cow::Owned(canonical),
+                    kind,
+                })) if canonical != *iri => Some(Ok((canonical, kind))),
+                Some(Err(e)) => Some(Err(e.to_string())),
+                _ => None,
+            })
+            .collect()
+    });
+    let changed = PyDict::new(py);
+    let invalid = PyDict::new(py);
+    for (iri, result) in iris.iter().zip(results) {
+        match result {
+            Some(Ok((canonical, kind))) => changed.set_item(iri, (canonical, kind.as_str()))?,
+            Some(Err(message)) => invalid.set_item(iri, message)?,
+            None => {}
+        }
+    }
+    Ok((changed, invalid))
+}

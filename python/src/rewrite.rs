@@ -1,0 +1,486 @@
+//! `pidcanon.rewrite`: RDF streamed from a path, bytes or a file object through the library's
+//! rewriter into a path or a file object, as `pidcanon rewrite` does. Every call into
+//! `pidcanon::rewrite` is in this file.
+
+use crate::errors::{Place, invalid_identifier, syntax_error, value_error};
+use crate::policy::{PyPolicy, policy_of};
+use crate::streams::{PyReader, PyWriter};
+use pidcanon::rewrite::{
+    Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, SyntaxError,
+};
+use pidcanon::{IdError, Registry};
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+/// What a rewrite did, as `pidcanon rewrite --report json` prints it.
+#[pyclass(frozen, eq, hash, module = "pidcanon", name = "Report")]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub(crate) struct PyReport {
+    #[pyo3(get)]
+    statements_read: u64,
+    #[pyo3(get)]
+    statements_written: u64,
+    rewritten: BTreeMap<String, u64>,
+    #[pyo3(get)]
+    invalid_identifiers: u64,
+    #[pyo3(get)]
+    duplicates_dropped: u64,
+    #[pyo3(get)]
+    syntax_errors: u64,
+    #[pyo3(get)]
+    lines_passed_through: u64,
+    #[pyo3(get)]
+    signed_statements_kept: u64,
+    #[pyo3(get)]
+    bytes_read: u64,
+}
+
+#[pymethods]
+impl PyReport {
+    #[new]
+    #[pyo3(signature = (*, statements_read = 0, statements_written = 0, rewritten = BTreeMap::new(), invalid_identifiers = 0, duplicates_dropped = 0, syntax_errors = 0, lines_passed_through = 0, signed_statements_kept = 0, bytes_read = 0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        statements_read: u64,
+        statements_written: u64,
+        rewritten: BTreeMap<String, u64>,
+        invalid_identifiers: u64,
+        duplicates_dropped: u64,
+        syntax_errors: u64,
+        lines_passed_through: u64,
+        signed_statements_kept: u64,
+        bytes_read: u64,
+    ) -> Self {
+        Self {
+            statements_read,
+            statements_written,
+            rewritten,
+            invalid_identifiers,
+            duplicates_dropped,
+            syntax_errors,
+            lines_passed_through,
+            signed_statements_kept,
+            bytes_read,
+        }
+    }
+
+    /// IRI occurrences rewritten, per kind (a new dict).
+    #[getter]
+    fn rewritten<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (kind, n) in &self.rewritten {
+            dict.set_item(kind, n)?;
+        }
+        Ok(dict)
+    }
+
+    /// IRI occurrences rewritten, all kinds together.
+    #[getter]
+    fn rewritten_total(&self) -> u64 {
+        self.rewritten.values().sum()
+    }
+
+    fn __repr__(&self) -> String {
+        let rewritten: Vec<String> = self
+            .rewritten
+            .iter()
+            .map(|(kind, n)| format!("'{kind}': {n}"))
+            .collect();
+        format!(
+            "Report(statements_read={}, statements_written={}, rewritten={{{}}}, invalid_identifiers={}, duplicates_dropped={}, syntax_errors={}, lines_passed_through={}, signed_statements_kept={}, bytes_read={})",
+            self.statements_read,
+            self.statements_written,
+            rewritten.join(", "),
+            self.invalid_identifiers,
+            self.duplicates_dropped,
+            self.syntax_errors,
+            self.lines_passed_through,
+            self.signed_statements_kept,
+            self.bytes_read
+        )
+    }
+}
+
+impl From<Report> for PyReport {
+    fn from(report: Report) -> Self {
+        Self {
+            statements_read: report.statements_read,
+            statements_written: report.statements_written,
+            rewritten: report
+                .rewritten
+                .iter()
+                .map(|(kind, n)| (kind.to_string(), *n))
+                .collect(),
+            invalid_identifiers: report.invalid_identifiers,
+            duplicates_dropped: report.duplicates_dropped,
+            syntax_errors: report.syntax_errors,
+            lines_passed_through: report.lines_passed_through,
+            signed_statements_kept: report.signed_statements_kept,
+            bytes_read: report.bytes_read,
+        }
+    }
+}
+
+/// A format named as the command line names it: `nt`, `nq`, `ttl`, `trig`, `rdfxml`, an
+/// extension or a media type.
+fn parse_format(name: &str) -> PyResult<RdfFormat> {
+    const NAMES: [(&str, RdfFormat); 12] = [
+        ("nt", RdfFormat::NTriples),
+        ("ntriples", RdfFormat::NTriples),
+        ("n-triples", RdfFormat::NTriples),
+        ("nq", RdfFormat::NQuads),
+        ("nquads", RdfFormat::NQuads),
+        ("n-quads", RdfFormat::NQuads),
+        ("ttl", RdfFormat::Turtle),
+        ("turtle", RdfFormat::Turtle),
+        ("trig", RdfFormat::TriG),
+        ("rdfxml", RdfFormat::RdfXml),
+        ("rdf/xml", RdfFormat::RdfXml),
+        ("xml", RdfFormat::RdfXml),
+    ];
+    let lower = name.to_ascii_lowercase();
+    let format = NAMES
+        .iter()
+        .find(|(n, _)| *n == lower)
+        .map(|(_, f)| *f)
+        .or_else(|| RdfFormat::from_media_type(&lower))
+        .or_else(|| RdfFormat::from_extension(&lower));
+    match format {
+        Some(
+            f @ (RdfFormat::NTriples
+            | RdfFormat::NQuads
+            | RdfFormat::Turtle
+            | RdfFormat::TriG
+            | RdfFormat::RdfXml),
+        ) => Ok(f),
+        Some(other) => Err(value_error(format!(
+            "{} is not supported (N-Triples, N-Quads, Turtle, TriG, RDF/XML are)",
+            other.name()
+        ))),
+        None => Err(value_error(format!(
+            "unknown RDF format {name:?} (use nt, nq, ttl, trig, rdfxml or a media type)"
+        ))),
+    }
+}
+
+/// The format of a file, from its extension.
+fn format_of(path: &Path) -> Option<RdfFormat> {
+    parse_format(path.extension()?.to_str()?).ok()
+}
+
+/// Where the RDF comes from.
+enum Source {
+    Path(PathBuf),
+    Bytes(PyBackedBytes),
+    Stream(Py<PyAny>),
+}
+
+impl Source {
+    /// A path (`str` or `os.PathLike`), `bytes`-like, or an object with `read`; and its name in
+    /// messages.
+    fn new(source: &Bound<'_, PyAny>) -> PyResult<(Self, String, Option<PathBuf>)> {
+        if source.is_instance_of::<PyBytes>() || source.is_instance_of::<PyByteArray>() {
+            return Ok((Self::Bytes(source.extract()?), "<bytes>".into(), None));
+        }
+        if source.is_instance_of::<PyMemoryView>() {
+            let bytes = source.call_method0("tobytes")?;
+            return Ok((Self::Bytes(bytes.extract()?), "<bytes>".into(), None));
+        }
+        if source.hasattr("read")? {
+            let name = source
+                .getattr("name")
+                .ok()
+                .and_then(|n| n.extract::<String>().ok());
+            let path = name.as_ref().map(PathBuf::from);
+            let name = name.unwrap_or_else(|| "<stream>".into());
+            return Ok((Self::Stream(source.clone().unbind()), name, path));
+        }
+        let path: PathBuf = source.extract()?;
+        let name = path.display().to_string();
+        Ok((Self::Path(path.clone()), name, Some(path)))
+    }
+
+    fn open(&self, name: &str) -> io::Result<Box<dyn BufRead + Send + '_>> {
+        Ok(match self {
+            Self::Path(path) => {
+                let file = File::open(path)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+                Box::new(BufReader::with_capacity(1 << 16, file))
+            }
+            Self::Bytes(bytes) => Box::new(&bytes[..]),
+            Self::Stream(file) => Box::new(PyReader::new(Python::attach(|py| file.clone_ref(py)))),
+        })
+    }
+}
+
+/// Where output goes: a file written atomically, or an object with `write`.
+enum Sink {
+    File {
+        temp: tempfile::NamedTempFile,
+        target: PathBuf,
+    },
+    Stream(PyWriter),
+}
+
+impl Sink {
+    fn new(destination: &Bound<'_, PyAny>) -> PyResult<(Self, Option<PathBuf>)> {
+        if destination.hasattr("write")? {
+            return Ok((Self::Stream(PyWriter::new(destination)?), None));
+        }
+        let target: PathBuf = destination.extract()?;
+        let dir = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let temp = tempfile::NamedTempFile::new_in(dir)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", target.display())))?;
+        Ok((
+            Self::File {
+                temp,
+                target: target.clone(),
+            },
+            Some(target),
+        ))
+    }
+
+    fn writer(&mut self) -> io::Result<Box<dyn Write + Send + '_>> {
+        Ok(match self {
+            Self::File { temp, .. } => Box::new(temp.as_file().try_clone()?),
+            Self::Stream(writer) => Box::new(writer),
+        })
+    }
+
+    /// Renames a file over its target, once everything is written.
+    fn commit(self) -> io::Result<()> {
+        match self {
+            Self::File { temp, target } => {
+                temp.as_file().sync_all()?;
+                temp.persist(&target).map(drop).map_err(|e| e.error)
+            }
+            Self::Stream(_) => Ok(()),
+        }
+    }
+}
+
+/// Tells the `pidcanon` logger of every invalid identifier and skipped syntax error, in the
+/// command line's words.
+struct Logger {
+    logger: Py<PyAny>,
+    source: String,
+}
+
+impl Logger {
+    fn warn(&self, message: String) {
+        Python::attach(|py| {
+            if let Err(e) = self.logger.bind(py).call_method1("warning", (message,)) {
+                e.write_unraisable(py, None);
+            }
+        });
+    }
+}
+
+impl Observer for Logger {
+    fn hears_rewrites(&self) -> bool {
+        false
+    }
+
+    fn invalid(&mut self, location: Location, iri: &str, error: &IdError) {
+        let source = &self.source;
+        self.warn(format!(
+            "{source}:{location}: invalid identifier <{iri}> left unchanged: {error}"
+        ));
+    }
+
+    fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
+        let (source, location) = (&self.source, error.location());
+        let message = error.message();
+        self.warn(format!(
+            "{source}:{location}: syntax error, {recovery}: {message}"
+        ));
+    }
+
+    fn warning(&mut self, location: Location, message: &str) {
+        let source = &self.source;
+        self.warn(format!("{source}:{location}: warning: {message}"));
+    }
+}
+
+/// The options of one rewrite, as the command line's flags.
+struct Options {
+    input_format: RdfFormat,
+    output_format: RdfFormat,
+    base: Option<String>,
+    dedup: bool,
+    fail_on_invalid: bool,
+    skip_syntax_errors: bool,
+    keep_signed: bool,
+    threads: usize,
+}
+
+impl Options {
+    fn rewriter(&self, registry: Registry) -> Result<Rewriter, RewriteError> {
+        let mut rewriter = Rewriter::new(registry)
+            .with_input_format(self.input_format)
+            .with_output_format(self.output_format)
+            .with_threads(self.threads);
+        if let Some(base) = &self.base {
+            rewriter = rewriter.with_base_iri(base.as_str())?;
+        }
+        if self.fail_on_invalid {
+            rewriter = rewriter.fail_on_invalid();
+        }
+        if self.skip_syntax_errors {
+            rewriter = rewriter.skip_syntax_errors();
+        }
+        if self.dedup {
+            rewriter = rewriter.drop_duplicates();
+        }
+        if self.keep_signed {
+            rewriter = rewriter.keep_signed();
+        }
+        Ok(rewriter)
+    }
+}
+
+/// The sidecar outputs: `links`, `map`, `rejects`.
+type Sidecars = [Option<Sink>; 3];
+
+fn run(
+    rewriter: &Rewriter,
+    source: &Source,
+    name: &str,
+    output: &mut Sink,
+    sidecars: &mut Sidecars,
+    logger: Logger,
+) -> Result<Report, RewriteError> {
+    let input = source.open(name)?;
+    let mut session = rewriter.session(output.writer()?).with_observer(logger);
+    let [links, map, rejects] = sidecars;
+    if let Some(sink) = links {
+        session = session.with_links(sink.writer()?);
+    }
+    if let Some(sink) = map {
+        session = session.with_map(sink.writer()?);
+    }
+    if let Some(sink) = rejects {
+        session = session.with_rejects(sink.writer()?);
+    }
+    session.rewrite(input)?;
+    session.finish()
+}
+
+/// The Python exception for a rewrite error in `source`, with the command line's message.
+fn rewrite_error(py: Python<'_>, source: &str, error: RewriteError) -> PyErr {
+    let message = format!("{source}:{error}");
+    match error {
+        RewriteError::Io(e) => e.into(),
+        RewriteError::Syntax(error) => syntax_error(
+            py,
+            message,
+            error.message(),
+            place(source, error.location()),
+        ),
+        RewriteError::InvalidIdentifier {
+            location,
+            iri,
+            error,
+        } => invalid_identifier(py, message, &iri, &error, Some(place(source, location))),
+        RewriteError::Usage(usage) => value_error(usage),
+        other => value_error(other),
+    }
+}
+
+fn place(source: &str, location: Location) -> Place<'_> {
+    Place {
+        source,
+        line: location.line(),
+        column: location.column(),
+    }
+}
+
+/// Rewrites RDF from `source` into `destination`.
+#[pyfunction]
+#[pyo3(signature = (source, destination, *, format = None, to = None, base = None, dedup = false, policy = None, fail_on_invalid = false, skip_syntax_errors = false, keep_signed = false, threads = None, links = None, map = None, rejects = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn rewrite(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    destination: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    to: Option<&str>,
+    base: Option<String>,
+    dedup: bool,
+    policy: Option<&Bound<'_, PyPolicy>>,
+    fail_on_invalid: bool,
+    skip_syntax_errors: bool,
+    keep_signed: bool,
+    threads: Option<usize>,
+    links: Option<&Bound<'_, PyAny>>,
+    map: Option<&Bound<'_, PyAny>>,
+    rejects: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyReport> {
+    let (source, name, source_path) = Source::new(source)?;
+    let input_format = match (format, source_path.as_deref().and_then(format_of)) {
+        (Some(format), _) => parse_format(format)?,
+        (None, Some(format)) => format,
+        // Bytes and streams without a known name are N-Quads, which includes N-Triples (as stdin).
+        (None, None) if !matches!(source, Source::Path(_)) => RdfFormat::NQuads,
+        (None, None) => {
+            return Err(value_error(format!(
+                "{name}: cannot tell the RDF format from the name; pass format="
+            )));
+        }
+    };
+    let (mut output, output_path) = Sink::new(destination)?;
+    let output_format = match (to, output_path.as_deref().and_then(format_of)) {
+        (Some(to), _) => parse_format(to)?,
+        (None, Some(format)) => format,
+        (None, None) => input_format,
+    };
+    let mut sidecars: Sidecars = [
+        links.map(Sink::new).transpose()?.map(|(s, _)| s),
+        map.map(Sink::new).transpose()?.map(|(s, _)| s),
+        rejects.map(Sink::new).transpose()?.map(|(s, _)| s),
+    ];
+    let options = Options {
+        input_format,
+        output_format,
+        base,
+        dedup,
+        fail_on_invalid,
+        skip_syntax_errors,
+        keep_signed,
+        threads: threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+    };
+    let registry = Registry::from_policy(&policy_of(policy)).map_err(value_error)?;
+    let logger = Logger {
+        logger: py
+            .import("logging")?
+            .call_method1("getLogger", ("pidcanon",))?
+            .unbind(),
+        source: name.clone(),
+    };
+    let result = py.detach(|| {
+        let rewriter = options.rewriter(registry)?;
+        run(
+            &rewriter,
+            &source,
+            &name,
+            &mut output,
+            &mut sidecars,
+            logger,
+        )
+    });
+    let report = result.map_err(|e| rewrite_error(py, &name, e))?;
+    output.commit()?;
+    for sink in sidecars.into_iter().flatten() {
+        sink.commit()?;
+    }
+    Ok(report.into())
+}

@@ -1,0 +1,223 @@
+"""The identifier functions and classes: results, exceptions and their attributes, policies,
+and the conventions of pyoxigraph's classes (repr, equality, hashing, keyword arguments)."""
+
+import pickle
+
+import pytest
+
+import pidcanon
+from pidcanon import Canonical, InvalidIdentifier, Policy, Registry
+
+
+def test_canonicalize_returns_the_canonical_iri():
+    assert pidcanon.canonicalize("INFO:FEDORA/demo%3a1") == "info:fedora/demo:1"
+    assert pidcanon.canonicalize("hdl://10013/EPIC.10033") == "hdl:10013/EPIC.10033"
+    assert pidcanon.canonicalize("10.1000/ABC", scheme="doi") == "https://doi.org/10.1000/abc"
+    assert pidcanon.canonicalize("demo:1", scheme="fedora") == "info:fedora/demo:1"
+    # Without a scheme, demo:1 is an IRI of scheme demo, passed through.
+    assert pidcanon.canonicalize("demo:1") == "demo:1"
+
+
+def test_an_unchanged_identifier_is_the_same_object():
+    text = "".join(["info:fedora/", "demo:1"])
+    assert pidcanon.canonicalize(text) is text
+    assert pidcanon.canonicalize_many([text])[0] is text
+
+
+def test_invalid_identifier_carries_kind_rule_offset_and_the_cli_message():
+    with pytest.raises(InvalidIdentifier) as raised:
+        pidcanon.canonicalize("info:fedora/demo:a b")
+    e = raised.value
+    assert isinstance(e, ValueError)
+    # The message of `pidcanon canon --tsv`.
+    assert str(e) == "fedora-object: character ' ' is not allowed in object-id (byte 18)"
+    assert (e.input, e.kind, e.rule, e.offset) == (
+        "info:fedora/demo:a b",
+        "fedora-object",
+        "character ' ' is not allowed in object-id",
+        18,
+    )
+    assert (e.source, e.line, e.column) == (None, None, None)
+    with pytest.raises(
+        InvalidIdentifier, match=r"oai: escapes must use upper-case hex digits \(%3C, not %3c\) \(byte 17\)"
+    ):
+        pidcanon.parse("oai:wibble.org:ab%3ccd")
+
+
+def test_text_that_is_not_an_iri_is_invalid_of_kind_iri():
+    with pytest.raises(InvalidIdentifier) as raised:
+        pidcanon.canonicalize("not an iri")
+    assert raised.value.kind == "iri"
+
+
+def test_unknown_scheme_and_wrong_types():
+    with pytest.raises(ValueError, match='unknown scheme "isbn"'):
+        pidcanon.canonicalize("x", scheme="isbn")
+    with pytest.raises(TypeError):
+        pidcanon.canonicalize(b"doi:10.1/x")
+    with pytest.raises(TypeError):
+        pidcanon.canonicalize_many(["doi:10.1/x", 3])
+    with pytest.raises(ValueError, match="on_invalid"):
+        pidcanon.canonicalize_many([], on_invalid="skip")
+
+
+def test_parse_gives_a_canonical_with_value_semantics():
+    c = pidcanon.parse("http://dx.doi.org/10.1371/JOURNAL.PONE.0042793")
+    assert (c.iri, c.kind, c.changed) == ("https://doi.org/10.1371/journal.pone.0042793", "doi", True)
+    assert str(c) == c.iri
+    assert repr(c) == "<Canonical iri='https://doi.org/10.1371/journal.pone.0042793' kind='doi' changed=True>"
+    same = Canonical(iri=c.iri, kind="doi", changed=True)
+    assert c == same and hash(c) == hash(same)
+    assert c != Canonical(iri=c.iri, kind="doi", changed=False)
+    assert not pidcanon.parse("hdl:10013/x").changed
+    assert pidcanon.parse("http://example.org/").kind == "iri"
+
+
+def test_canonicalize_many_modes():
+    inputs = ("doi:10.1/X", "info:fedora/demo:a b", "http://example.org/")
+    assert pidcanon.canonicalize_many(inputs) == ["https://doi.org/10.1/x", None, "http://example.org/"]
+    results = pidcanon.canonicalize_many(iter(inputs), on_invalid="error")
+    assert isinstance(results[1], InvalidIdentifier)
+    assert (results[1].kind, results[1].offset, results[1].input) == ("fedora-object", 18, inputs[1])
+    with pytest.raises(InvalidIdentifier, match="byte 18"):
+        pidcanon.canonicalize_many(inputs, on_invalid="raise")
+    assert pidcanon.canonicalize_many(["demo:1"], scheme="fedora") == ["info:fedora/demo:1"]
+    assert pidcanon.canonicalize_many([]) == []
+
+
+def test_policy_mirrors_the_toml_keys():
+    p = Policy(poi_oai="poi", fedora_bases=["http://localhost:8080/fedora"], doi_form="hdl")
+    assert (p.poi_oai, p.fedora_bases, p.handle_resolvers, p.handle_form, p.doi_form) == (
+        "poi",
+        ("http://localhost:8080/fedora",),
+        (),
+        "hdl",
+        "hdl",
+    )
+    assert repr(p) == (
+        "Policy(poi_oai='poi', fedora_bases=['http://localhost:8080/fedora'], "
+        "handle_resolvers=[], handle_form='hdl', doi_form='hdl')"
+    )
+    toml = 'poi_oai = "poi"\nfedora_bases = ["http://localhost:8080/fedora"]\ndoi_form = "hdl"\n'
+    assert Policy.from_toml(toml) == p and hash(Policy.from_toml(toml)) == hash(p)
+    assert p != Policy() and Policy() == Policy()
+    assert pidcanon.canonicalize("doi:10.1000/ABC", policy=p) == "hdl:10.1000/abc"
+    assert (
+        pidcanon.canonicalize("http://localhost:8080/fedora/objects/demo%3A1", policy=p)
+        == "info:fedora/demo:1"
+    )
+    with pytest.raises(TypeError):
+        Policy("poi")  # keyword arguments only
+
+
+def test_policy_file(tmp_path):
+    path = tmp_path / "policy.toml"
+    path.write_text('handle_form = "https"\n')
+    assert Policy.from_file(path) == Policy(handle_form="https")
+    assert Policy.from_file(str(path)).handle_form == "https"
+    with pytest.raises(FileNotFoundError, match="cannot read policy file"):
+        Policy.from_file(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"poi_oai": "merge"}, 'invalid poi_oai "merge"'),
+        ({"handle_form": "url"}, "invalid handle_form"),
+        ({"doi_form": "doi"}, "invalid doi_form"),
+        ({"fedora_bases": ["ftp://x/fedora"]}, "Fedora base"),
+        ({"handle_resolvers": ["not a url"]}, "handle resolver"),
+    ],
+)
+def test_bad_policies_are_value_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Policy(**kwargs)
+
+
+def test_bad_toml_is_a_value_error():
+    with pytest.raises(ValueError, match="invalid policy"):
+        Policy.from_toml('poi_oia = "oai"')
+
+
+def test_registry_binds_a_policy():
+    r = Registry(Policy(handle_form="https"))
+    assert r.canonicalize("hdl:10013/x") == "https://hdl.handle.net/10013/x"
+    assert r.parse("hdl:10013/x").changed
+    assert r.canonicalize_many(["hdl:10013/x", "info:fedora/demo:a b"]) == [
+        "https://hdl.handle.net/10013/x",
+        None,
+    ]
+    assert r.detect_kind("doi:10.1/x") == "doi"
+    assert r.policy == Policy(handle_form="https")
+    assert r == Registry(policy=Policy(handle_form="https")) and r != Registry()
+    assert hash(r) == hash(Registry(Policy(handle_form="https")))
+    assert repr(Registry()) == f"Registry({Policy()!r})"
+
+
+def test_idutils_style_functions():
+    # As idutils: the DOI without its prefix; unlike idutils, ASCII letters lower-cased (DOI
+    # names are case-insensitive) and the DOI validated.
+    assert (
+        pidcanon.normalize_doi("http://dx.doi.org/10.1371/JOURNAL.PONE.0042793")
+        == "10.1371/journal.pone.0042793"
+    )
+    assert pidcanon.normalize_doi("doi:10.1000/182") == "10.1000/182"
+    assert pidcanon.normalize_doi("10.1000/182") == "10.1000/182"
+    assert pidcanon.normalize_doi("urn:doi:10.1000:182") == "10.1000/182"
+    assert pidcanon.normalize_handle("https://hdl.handle.net/10013%2Fepic.10033") == "10013/epic.10033"
+    assert pidcanon.normalize_handle("hdl://10013/X") == "10013/X"
+    assert pidcanon.normalize_pid("doi:10.1000/ABC", "doi") == "10.1000/abc"
+    assert pidcanon.normalize_pid("demo:1", "fedora") == "info:fedora/demo:1"
+    with pytest.raises(InvalidIdentifier, match="not a DOI prefix"):
+        pidcanon.normalize_doi("hdl:20.500/x")
+    with pytest.raises(InvalidIdentifier, match="not a DOI"):
+        pidcanon.normalize_doi("http://example.org/10.1000/x")
+    assert pidcanon.is_doi("https://doi.org/10.1000/x") and not pidcanon.is_doi("hdl:20.500/x")
+    assert pidcanon.is_handle("hdl:20.500/x") and pidcanon.is_handle("10.1000/x")
+    assert not pidcanon.is_handle("http://example.org/a/b")
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("10.1000/182", "doi"),
+        ("doi:10.1000/182", "doi"),
+        ("10013/epic.10033", "handle"),
+        ("info:fedora/demo:1", "fedora-object"),
+        ("info:fedora/demo:1/DC", "fedora-dissemination"),
+        ("oai:arXiv.org:hep-th/9901001", "oai"),
+        ("http://purl.org/poi/arXiv.org/hep-th/9901001", "poi"),
+        ("urn:pdi://oma.eop.gov.us/1997/09/01/1.text.1", "pdi"),
+        ("http://example.org/a/b", None),
+        ("info:fedora/demo:a b", None),
+        ("", None),
+    ],
+)
+def test_detect_kind(text, kind):
+    assert pidcanon.detect_kind(text) == kind
+
+
+def test_report_is_a_value():
+    r = pidcanon.Report(statements_read=3, statements_written=2, rewritten={"doi": 2}, duplicates_dropped=1)
+    assert r.rewritten == {"doi": 2} and r.rewritten_total == 2
+    assert r == pidcanon.Report(
+        statements_read=3, statements_written=2, rewritten={"doi": 2}, duplicates_dropped=1
+    )
+    assert hash(r) == hash(
+        pidcanon.Report(statements_read=3, statements_written=2, rewritten={"doi": 2}, duplicates_dropped=1)
+    )
+    assert "rewritten={'doi': 2}" in repr(r)
+    r.rewritten["doi"] = 5  # a copy: the report does not change
+    assert r.rewritten == {"doi": 2}
+
+
+def test_classes_are_frozen():
+    with pytest.raises(AttributeError):
+        Policy().poi_oai = "poi"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        pidcanon.parse("hdl:1/x").iri = "x"  # type: ignore[misc]
+
+
+def test_exceptions_pickle_like_value_errors():
+    e = pickle.loads(pickle.dumps(InvalidIdentifier("m")))
+    assert isinstance(e, ValueError) and str(e) == "m"

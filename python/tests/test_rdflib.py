@@ -1,0 +1,213 @@
+"""``pidcanon.rdflib.canonicalize_graph`` on the bundled examples and the real corpus: the
+result is the graph the command line writes for the same statements, statement counts are kept
+(less the statements that merged), blank nodes and literals are untouched."""
+
+import json
+import logging
+
+import pytest
+
+rdflib = pytest.importorskip("rdflib", reason="rdflib is not installed")
+from conftest import BASE, FIXTURES, RDFLIB_FORMATS, real_files, run_cli  # noqa: E402
+from rdflib import BNode, ConjunctiveGraph, Dataset, Graph, Literal, URIRef  # noqa: E402
+from rdflib.compare import isomorphic  # noqa: E402
+
+import pidcanon  # noqa: E402
+from pidcanon._memory import MemoryGraph  # noqa: E402
+from pidcanon.rdflib import canonicalize_graph  # noqa: E402
+
+REAL = real_files()
+DCT = "http://purl.org/dc/terms/"
+
+
+def load(f):
+    multi = f.format in ("trig", "nquads")
+    g = Dataset() if multi else Graph()
+    g.parse(str(f.path), format=RDFLIB_FORMATS[f.format], publicID=BASE)
+    return g
+
+
+def contexts(g):
+    return g.graphs() if isinstance(g, Dataset) else g.contexts()
+
+
+def quad_set(d):
+    """Quads with graph names: Dataset.quads gives names, ConjunctiveGraph.quads graphs."""
+    return {
+        (s, p, o, c.identifier if isinstance(c, Graph) else c)
+        for s, p, o, c in d.quads((None, None, None, None))
+    }
+
+
+def count(g):
+    return sum(len(c) for c in contexts(g)) if isinstance(g, ConjunctiveGraph) else len(g)
+
+
+def quads(g):
+    """The statements of a graph or dataset as N-Triples or N-Quads."""
+    return g.serialize(format="nquads" if isinstance(g, ConjunctiveGraph) else "nt", encoding="utf-8")
+
+
+def same_graph(a, b) -> bool:
+    if isinstance(a, ConjunctiveGraph):
+
+        def by_name(d):
+            return {c.identifier: c for c in contexts(d) if len(c)}
+
+        ga, gb = by_name(a), by_name(b)
+        return ga.keys() == gb.keys() and all(
+            isomorphic(ga[name], gb[name]) for name in ga if not isinstance(name, BNode)
+        )
+    return isomorphic(a, b)
+
+
+@pytest.fixture(params=["fast", "generic"])
+def path(request, monkeypatch):
+    """Both ways through a plain Graph: the Memory store fast path, and rdflib's API."""
+    if request.param == "generic":
+        monkeypatch.setattr(MemoryGraph, "of", staticmethod(lambda graph: None))
+    return request.param
+
+
+@pytest.mark.parametrize("f", REAL, ids=[str(f.path.relative_to(FIXTURES)) for f in REAL])
+def test_same_graph_as_the_cli(pidcanon_cli, f, path):
+    g = load(f)
+    before = count(g)
+    original = quads(g)
+    result, report = canonicalize_graph(g)
+    assert result is not g and type(result) is type(g)
+    assert quads(g) == original, "the input graph changed"
+    fmt = "nq" if isinstance(g, ConjunctiveGraph) else "nt"
+    cli = run_cli(pidcanon_cli, ["rewrite", "-q", "-i", fmt, "--report", "json"], original)
+    assert cli.returncode == 0, cli.stderr.decode()
+    expected = Dataset() if isinstance(g, ConjunctiveGraph) else Graph()
+    expected.parse(data=cli.stdout, format="nquads" if fmt == "nq" else "nt")
+    assert same_graph(result, expected)
+    assert report.statements_read == before
+    after = count(result)
+    assert report.statements_written == after
+    assert report.duplicates_dropped == before - after
+    summary = json.loads(cli.stderr.decode().strip().splitlines()[-1])
+    assert report.rewritten == summary["rewritten"]
+    assert report.invalid_identifiers == summary["invalid_identifiers"]
+    # In place: the same result, in the same object.
+    same, again = canonicalize_graph(g, inplace=True)
+    assert same is g and same_graph(g, expected) and again == report
+
+
+def example_graph():
+    g = Graph(identifier=URIRef("http://example.org/g"))
+    g.bind("dct", DCT)
+    node = BNode("keep-me")
+    g.add((URIRef("info:fedora/demo%3a1"), URIRef(DCT + "relation"), URIRef("doi:10.1000/ABC")))
+    g.add((URIRef("info:fedora/demo:1"), URIRef(DCT + "relation"), URIRef("https://doi.org/10.1000/abc")))
+    g.add((URIRef("info:fedora/demo%3a1"), URIRef(DCT + "title"), Literal("doi:10.1000/ABC", lang="en")))
+    g.add((node, URIRef(DCT + "identifier"), Literal("hdl://1/x", datatype=URIRef("hdl://1/DATATYPE"))))
+    g.add((node, URIRef(DCT + "source"), URIRef("oai:wibble.org:ab%3ccd")))
+    return g
+
+
+def test_blank_nodes_literals_and_bindings_are_kept(caplog, path):
+    g = example_graph()
+    with caplog.at_level(logging.WARNING, logger="pidcanon"):
+        result, report = canonicalize_graph(g)
+    assert result.identifier == g.identifier
+    assert ("dct", URIRef(DCT)) in set(result.namespaces())
+    assert set(result) == {
+        (URIRef("info:fedora/demo:1"), URIRef(DCT + "relation"), URIRef("https://doi.org/10.1000/abc")),
+        (URIRef("info:fedora/demo:1"), URIRef(DCT + "title"), Literal("doi:10.1000/ABC", lang="en")),
+        (
+            BNode("keep-me"),
+            URIRef(DCT + "identifier"),
+            Literal("hdl://1/x", datatype=URIRef("hdl://1/DATATYPE")),
+        ),
+        (BNode("keep-me"), URIRef(DCT + "source"), URIRef("oai:wibble.org:ab%3ccd")),
+    }
+    assert report == pidcanon.Report(
+        statements_read=5,
+        statements_written=4,
+        rewritten={"fedora-object": 2, "doi": 1},
+        invalid_identifiers=1,
+        duplicates_dropped=1,
+    )
+    assert caplog.messages == [
+        "invalid identifier <oai:wibble.org:ab%3ccd> left unchanged: "
+        "oai: escapes must use upper-case hex digits (%3C, not %3c) (byte 17)"
+    ]
+
+
+def test_policy_is_applied(path):
+    g = Graph()
+    g.add((URIRef("hdl:10013/x"), URIRef(DCT + "relation"), URIRef("doi:10.1000/ABC")))
+    result, _ = canonicalize_graph(g, policy=pidcanon.Policy(handle_form="https", doi_form="hdl"))
+    assert set(result) == {
+        (URIRef("https://hdl.handle.net/10013/x"), URIRef(DCT + "relation"), URIRef("hdl:10.1000/abc"))
+    }
+
+
+@pytest.mark.parametrize("kind", [Dataset, ConjunctiveGraph])
+def test_graph_names_are_canonicalized(kind):
+    d = kind()
+    s, p, o = URIRef("info:fedora/demo%3a1"), URIRef(DCT + "relation"), URIRef("hdl:10013/x")
+    d.get_context(URIRef("info:fedora/demo%3a1/DC")).add((s, p, o))
+    d.get_context(URIRef("http://example.org/g")).add((s, p, Literal("x")))
+    result, report = canonicalize_graph(d)
+    assert type(result) is kind
+    found = quad_set(result)
+    assert found == {
+        (URIRef("info:fedora/demo:1"), p, o, URIRef("info:fedora/demo:1/DC")),
+        (URIRef("info:fedora/demo:1"), p, Literal("x"), URIRef("http://example.org/g")),
+    }
+    assert report.rewritten == {"fedora-object": 2, "fedora-dissemination": 1}
+    same, _ = canonicalize_graph(d, inplace=True)
+    assert same is d
+    assert quad_set(d) == found
+
+
+def test_an_empty_and_a_canonical_graph_are_untouched(path):
+    for g in (Graph(), Dataset()):
+        result, report = canonicalize_graph(g)
+        assert len(result) == 0 and report == pidcanon.Report()
+    g = Graph()
+    g.add((URIRef("info:fedora/demo:1"), URIRef(DCT + "relation"), URIRef("hdl:10013/x")))
+    result, report = canonicalize_graph(g, inplace=True)
+    assert result is g and report.rewritten_total == 0 and report.statements_written == 1
+
+
+def test_the_fast_path_is_taken_only_for_a_plain_graph_alone_in_its_store():
+    g = example_graph()
+    assert MemoryGraph.of(g) is not None
+    assert MemoryGraph.of(Graph()) is None  # empty: nothing to gain
+    d = Dataset()
+    d.graph(URIRef("http://example.org/g")).add((URIRef("http://a"), URIRef("http://b"), URIRef("http://c")))
+    assert MemoryGraph.of(d) is None
+    d.graph(URIRef("http://example.org/h")).add((URIRef("http://a"), URIRef("http://b"), URIRef("http://d")))
+    shared = d.graph(URIRef("http://example.org/g"))  # a graph whose store holds another's triples
+    assert MemoryGraph.of(shared) is None
+    watched = example_graph()
+    watched.store.dispatcher.subscribe(rdflib.events.Event, lambda event: None)
+    assert MemoryGraph.of(watched) is None
+
+
+def test_the_fast_path_keeps_the_store_consistent():
+    """After the fast path, rdflib's own indices answer every pattern as a fresh graph would."""
+    g = example_graph()
+    result, _ = canonicalize_graph(g)
+    fresh = Graph()
+    for triple in result:
+        fresh.add(triple)
+    for s, p, o in list(fresh):
+        for pattern in (
+            (s, None, None),
+            (None, p, None),
+            (None, None, o),
+            (s, p, None),
+            (None, p, o),
+            (s, None, o),
+        ):
+            assert set(result.triples(pattern)) == set(fresh.triples(pattern))
+    assert len(result) == len(fresh)
+    result.add((URIRef("http://x"), URIRef("http://y"), URIRef("http://z")))
+    result.remove((None, URIRef(DCT + "title"), None))
+    assert len(result) == len(fresh)
+    assert set(example_graph()) != set(result)
