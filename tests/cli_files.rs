@@ -487,6 +487,18 @@ fn relative_iris_resolve_against_the_file_and_stdin_gets_a_hint() {
         text(&out.stdout),
         format!("<{dir_url}/x> <http://p> <info:fedora/demo:1> .\n")
     );
+    // Each of several files is its own base.
+    std::fs::create_dir(dir.0.join("sub")).expect("mkdir");
+    let other = dir.file("sub/two.ttl", turtle);
+    let out = run(&["rewrite", "-q", p(&input), p(&other), "--to", "nt"]);
+    assert_ok(&out);
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "<{dir_url}/x> <http://p> <info:fedora/demo:1> .\n\
+             <{dir_url}/sub/x> <http://p> <info:fedora/demo:1> .\n"
+        )
+    );
     // --base wins.
     let out = run(&[
         "rewrite",

@@ -188,16 +188,12 @@ pub(super) fn build(
     let mut rewriter = Rewriter::new(registry)
         .with_input_format(input_format)
         .with_output_format(output_format);
-    // Without --base, a single file's relative IRIs resolve against its own file:// URL.
-    let base = match (&args.base, inputs.as_slice()) {
-        (Some(base), _) => Some(base.clone()),
-        (None, [only]) => only.base_iri(),
-        (None, _) => None,
-    };
+    // Without --base, each file's relative IRIs resolve against its own file:// URL (see feed).
     let hints = Hints {
-        no_base: base.is_none(),
+        no_base: args.base.is_none() && inputs.iter().any(|input| input.base_iri().is_none()),
+        own_base: args.base.is_none(),
     };
-    if let Some(base) = base {
+    if let Some(base) = &args.base {
         rewriter = rewriter.with_base_iri(base).map_err(|e| e.to_string())?;
     }
     if mode.fail_on_invalid {
@@ -220,6 +216,8 @@ pub(super) struct Mode {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Hints {
     no_base: bool,
+    /// Each file is its own base.
+    own_base: bool,
 }
 
 /// The one format of all inputs, from their extensions (stdin: N-Quads, which includes N-Triples).
@@ -260,7 +258,11 @@ pub(super) fn feed<W: Write>(
             .open(quiet)
             .map_err(RewriteError::Io)
             .and_then(|(reader, bar)| {
-                let result = session.rewrite(reader);
+                let base = input.base_iri().filter(|_| hints.own_base);
+                let result = match base {
+                    Some(base) => session.rewrite_with_base_iri(reader, &base),
+                    None => session.rewrite(reader),
+                };
                 if let Some(bar) = bar {
                     bar.finish_and_clear();
                 }

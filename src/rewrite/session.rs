@@ -121,6 +121,45 @@ impl<'s, W: Write> Session<'s, W> {
     /// Rewrites one input into the session's output. A UTF-8 byte-order mark at its start is
     /// skipped (and kept in line-based output, if it is the first input).
     pub fn rewrite(&mut self, input: impl BufRead) -> Result<(), RewriteError> {
+        self.rewrite_input(input, None)
+    }
+
+    /// Rewrites one input whose relative IRIs resolve against `base_iri` (instead of the
+    /// rewriter's base): each file of several against its own URL, as `riot` and `rapper` do.
+    ///
+    /// ```
+    /// use pidcanon::rewrite::{RdfFormat, Rewriter};
+    /// use pidcanon::Registry;
+    /// let rewriter = Rewriter::new(Registry::default())
+    ///     .with_input_format(RdfFormat::Turtle)
+    ///     .with_output_format(RdfFormat::NTriples);
+    /// let mut output = Vec::new();
+    /// let mut session = rewriter.session(&mut output);
+    /// session.rewrite_with_base_iri(&b"<a> <b> <c> ."[..], "file:///data/one.ttl")?;
+    /// session.rewrite_with_base_iri(&b"<a> <b> <c> ."[..], "file:///data/two/")?;
+    /// session.finish()?;
+    /// assert_eq!(
+    ///     String::from_utf8(output)?,
+    ///     "<file:///data/a> <file:///data/b> <file:///data/c> .\n\
+    ///      <file:///data/two/a> <file:///data/two/b> <file:///data/two/c> .\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn rewrite_with_base_iri(
+        &mut self,
+        input: impl BufRead,
+        base_iri: &str,
+    ) -> Result<(), RewriteError> {
+        crate::iri::validate(base_iri)
+            .map_err(|e| RewriteError::Usage(format!("invalid base IRI <{base_iri}>: {e}")))?;
+        self.rewrite_input(input, Some(base_iri))
+    }
+
+    fn rewrite_input(
+        &mut self,
+        input: impl BufRead,
+        base_iri: Option<&str>,
+    ) -> Result<(), RewriteError> {
         let mut input = CountingReader {
             inner: input,
             count: 0,
@@ -134,7 +173,7 @@ impl<'s, W: Write> Session<'s, W> {
         self.inputs += 1;
         let result = match self.output {
             Output::Lines { .. } => super::line::rewrite(self, &mut input),
-            Output::Graph(_) => graph::rewrite(self, &mut input),
+            Output::Graph(_) => graph::rewrite(self, &mut input, base_iri),
         };
         self.report.bytes_read += input.count;
         result

@@ -64,12 +64,15 @@ fn graph_output<'a, W: Write>(session: &'a mut Session<'_, W>) -> &'a mut GraphO
 type Mapped = Result<(Found, (u64, u64)), RewriteError>;
 
 /// Rewrites `input` into the session's serialized output.
+/// Relative IRIs resolve against `base_iri`, or else the rewriter's base.
 pub(crate) fn rewrite<W: Write>(
     session: &mut Session<'_, W>,
     input: &mut impl BufRead,
+    base_iri: Option<&str>,
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
-    let reader = Reader::new(rewriter.input_format, rewriter.base_iri.as_deref());
+    let base_iri = base_iri.or(rewriter.base_iri.as_deref());
+    let reader = Reader::new(rewriter.input_format, base_iri);
     let mut worker = GraphWorker::new(rewriter, session.needs(), session.inputs);
     let mut batch = GraphBatch::default();
     let Some(mut sink) = graph_output(session).sink.take() else {
