@@ -14,7 +14,7 @@
 
 use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
 use super::{Canonical, SchemeAdapter};
-use crate::iri::is_ipchar;
+use crate::iri::{is_ascii_pchar, is_ipchar};
 use crate::pct::{self, HexCase};
 use crate::{DoiForm, HandleForm, IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
@@ -189,7 +189,7 @@ impl std::str::FromStr for Handle<'static> {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
     Hdl,
     HandleProxy,
@@ -390,34 +390,72 @@ impl HandleAdapter {
     }
 
     /// The kind of `iri` when it is already written in the canonical form the policy chooses:
-    /// checked without decoding or allocating, so that canonical input costs no copy.
+    /// checked in one scan, without decoding or allocating, so that canonical input costs no
+    /// copy. `None` when it is not, or when the scan is not sure (a naming authority with a `:`
+    /// or non-ASCII characters): the full read then decides.
     fn kind_if_canonical(&self, iri: &str) -> Option<Kind> {
-        [Form::Hdl, Form::HandleProxy, Form::DoiProxy].into_iter().find_map(|form| {
-            let (prefix, local_chars) = form.prefix_and_local_chars();
-            let (path, _tail) = split_tail(iri.strip_prefix(prefix)?);
-            let (na, local) = path.split_once('/')?;
-            let kind = if is_doi_prefix(na) { Kind::Doi } else { Kind::Handle };
-            let case_folded = match kind {
-                Kind::Doi => !pct::has_uppercase_outside_escapes(local),
-                _ if is_prefix_handle(na) => {
-                    !na.bytes().chain(local.bytes()).any(|b| b.is_ascii_lowercase())
-                        && check_naming_authority(local, kind, 0).is_ok()
+        let (form, rest) = [Form::Hdl, Form::DoiProxy, Form::HandleProxy]
+            .into_iter()
+            .find_map(|form| Some((form, iri.strip_prefix(form.prefix_and_local_chars().0)?)))?;
+        let (_, local_chars) = form.prefix_and_local_chars();
+        let bytes = rest.as_bytes();
+        let slash = memchr::memchr(b'/', bytes)?;
+        let na = &rest[..slash];
+        let kind = if is_doi_prefix(na) {
+            Kind::Doi
+        } else {
+            Kind::Handle
+        };
+        let na_canonical = !na.is_empty()
+            && !na.starts_with('.')
+            && !na.ends_with('.')
+            && !na.contains("..")
+            && na
+                .bytes()
+                .all(|b| b != b':' && is_ascii_pchar(b) && !b.is_ascii_lowercase());
+        if !na_canonical || Form::of(kind, self.handle_form, self.doi_form) != form {
+            return None;
+        }
+        let upper_local = is_prefix_handle(na);
+        let mut i = slash + 1;
+        while let Some(&b) = bytes.get(i) {
+            match b {
+                b'?' | b'#' => break,
+                b'%' => {
+                    let escaped = pct::escape_at(rest, i)?;
+                    let canonical_escape = escaped.is_ascii()
+                        && !escaped.is_ascii_control()
+                        && !local_chars(escaped as char)
+                        && !bytes[i + 1..i + 3].iter().any(u8::is_ascii_lowercase);
+                    if !canonical_escape {
+                        return None;
+                    }
+                    i += 3;
                 }
-                _ => !na.bytes().any(|b| b.is_ascii_lowercase()),
-            };
-            let canonical = case_folded
-                && matches!(Form::of(kind, self.handle_form, self.doi_form), f if f.prefix_and_local_chars().0 == prefix)
-                && !na.is_empty()
-                && !local.is_empty()
-                && check_naming_authority(na, kind, 0).is_ok()
-                && na.chars().all(is_ipchar)
-                && pct::is_encoded(local, local_chars, HexCase::Upper)
-                && !local
-                    .match_indices('%')
-                    .any(|(i, _)| pct::escape_at(local, i).is_some_and(|b| b.is_ascii_control()))
-                && (crate::iri::is_plain_absolute_iri(iri) || crate::iri::validate(iri).is_ok());
-            canonical.then_some(kind)
-        })
+                0x80.. => {
+                    let c = rest[i..].chars().next()?;
+                    if !local_chars(c) {
+                        return None;
+                    }
+                    i += c.len_utf8();
+                }
+                _ => {
+                    let folded = match kind {
+                        Kind::Doi => !b.is_ascii_uppercase(),
+                        _ => !upper_local || !b.is_ascii_lowercase(),
+                    };
+                    if !folded || !local_chars(b as char) {
+                        return None;
+                    }
+                    i += 1;
+                }
+            }
+        }
+        let local = &rest[slash + 1..i];
+        let valid = !local.is_empty()
+            && (!upper_local || check_naming_authority(local, kind, 0).is_ok())
+            && crate::iri::is_query_and_fragment(&rest[i..]);
+        valid.then_some(kind)
     }
 
     fn canonical<'a>(&self, input: &'a str, handle: &Handle<'_>, tail: &str) -> Canonical<'a> {
