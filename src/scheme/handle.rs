@@ -397,7 +397,9 @@ impl HandleAdapter {
         let (form, rest) = [Form::Hdl, Form::DoiProxy, Form::HandleProxy]
             .into_iter()
             .find_map(|form| Some((form, iri.strip_prefix(form.prefix_and_local_chars().0)?)))?;
-        let (_, local_chars) = form.prefix_and_local_chars();
+        // ASCII the local name holds unescaped: `pchar`, and `/` in the proxy forms.
+        let slash_kept = form != Form::Hdl;
+        let kept = |b: u8| is_ascii_pchar(b) || slash_kept && b == b'/';
         let bytes = rest.as_bytes();
         let slash = memchr::memchr(b'/', bytes)?;
         let na = &rest[..slash];
@@ -406,18 +408,32 @@ impl HandleAdapter {
         } else {
             Kind::Handle
         };
-        let na_canonical = !na.is_empty()
-            && !na.starts_with('.')
-            && !na.ends_with('.')
-            && !na.contains("..")
-            && na
-                .bytes()
-                .all(|b| b != b':' && is_ascii_pchar(b) && !b.is_ascii_lowercase());
+        // Upper case, segments non-empty, no `:` (which the full read checks).
+        let mut previous = b'.';
+        let na_canonical = na.bytes().all(|b| {
+            let ok = !(b == b'.' && previous == b'.')
+                && b != b':'
+                && is_ascii_pchar(b)
+                && !b.is_ascii_lowercase();
+            previous = b;
+            ok
+        }) && previous != b'.';
         if !na_canonical || Form::of(kind, self.handle_form, self.doi_form) != form {
             return None;
         }
         let upper_local = is_prefix_handle(na);
-        let mut i = slash + 1;
+        let wrong_case = |b: u8| match kind {
+            Kind::Doi => b.is_ascii_uppercase(),
+            _ => upper_local && b.is_ascii_lowercase(),
+        };
+        let end =
+            memchr::memchr2(b'?', b'#', &bytes[slash + 1..]).map_or(bytes.len(), |e| slash + 1 + e);
+        // Most local names are plain ASCII: one table lookup a byte. Escapes and non-ASCII
+        // characters are looked at one by one below.
+        let plain = bytes[slash + 1..end]
+            .iter()
+            .all(|&b| kept(b) && !wrong_case(b));
+        let mut i = if plain { end } else { slash + 1 };
         while let Some(&b) = bytes.get(i) {
             match b {
                 b'?' | b'#' => break,
@@ -425,7 +441,7 @@ impl HandleAdapter {
                     let escaped = pct::escape_at(rest, i)?;
                     let canonical_escape = escaped.is_ascii()
                         && !escaped.is_ascii_control()
-                        && !local_chars(escaped as char)
+                        && !kept(escaped)
                         && !bytes[i + 1..i + 3].iter().any(u8::is_ascii_lowercase);
                     if !canonical_escape {
                         return None;
@@ -434,17 +450,13 @@ impl HandleAdapter {
                 }
                 0x80.. => {
                     let c = rest[i..].chars().next()?;
-                    if !local_chars(c) {
+                    if !crate::iri::is_ucschar(c) {
                         return None;
                     }
                     i += c.len_utf8();
                 }
                 _ => {
-                    let folded = match kind {
-                        Kind::Doi => !b.is_ascii_uppercase(),
-                        _ => !upper_local || !b.is_ascii_lowercase(),
-                    };
-                    if !folded || !local_chars(b as char) {
+                    if wrong_case(b) || !kept(b) {
                         return None;
                     }
                     i += 1;
