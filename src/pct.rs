@@ -87,6 +87,10 @@ pub(crate) fn escape_at(s: &str, i: usize) -> Option<u8> {
 /// assert!(normalize("a%4", &rules).is_err());
 /// ```
 pub fn normalize<'a>(s: &'a str, rules: &Escaping) -> Result<Cow<'a, str>, PctError> {
+    // Most components have no escape and only characters they keep: nothing to splice.
+    if !s.as_bytes().contains(&b'%') && s.chars().all(rules.keep) {
+        return Ok(Cow::Borrowed(s));
+    }
     let mut out = Splice::new(s);
     let mut chars = s.char_indices();
     while let Some((i, c)) = chars.next() {

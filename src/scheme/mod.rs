@@ -270,6 +270,22 @@ impl Registry {
     }
 }
 
+/// `s.find(byte)` for an ASCII byte, as a plain loop: faster than `str::find` (which sets up a
+/// `memchr`) on the short parts identifiers are made of.
+pub(crate) fn find_byte(s: &str, byte: u8) -> Option<usize> {
+    s.bytes().position(|b| b == byte)
+}
+
+/// `s.split_once(byte)` for an ASCII byte, as [`find_byte`].
+pub(crate) fn split_once_byte(s: &str, byte: u8) -> Option<(&str, &str)> {
+    find_byte(s, byte).map(|i| (&s[..i], &s[i + 1..]))
+}
+
+/// `s.split(byte)` for an ASCII byte, without `memchr` set-up per piece.
+pub(crate) fn split_byte(s: &str, byte: u8) -> impl Iterator<Item = &str> {
+    s.split(move |c: char| c == char::from(byte))
+}
+
 /// Every canonical form an adapter builds must be an IRI; one that is not is reported, not written.
 fn checked(result: Result<Canonical<'_>, IdError>) -> Result<Canonical<'_>, IdError> {
     let canonical = result?;
