@@ -13,7 +13,7 @@
 //! never decoded. A DOI is a handle whose naming authority is `10.` followed by digits and dots.
 
 use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
-use super::{Canonical, SchemeAdapter};
+use super::{Canonical, SchemeAdapter, find_byte};
 use crate::iri::{is_ascii_pchar, is_ipchar};
 use crate::pct::{self, HexCase};
 use crate::{DoiForm, HandleForm, IdError, Kind, Policy, PolicyError, Rule};
@@ -408,16 +408,15 @@ impl HandleAdapter {
         } else {
             Kind::Handle
         };
-        // Upper case, segments non-empty, no `:` (which the full read checks).
+        // Upper case, segments non-empty, no doubled scheme.
         let mut previous = b'.';
         let na_canonical = na.bytes().all(|b| {
-            let ok = !(b == b'.' && previous == b'.')
-                && b != b':'
-                && is_ascii_pchar(b)
-                && !b.is_ascii_lowercase();
+            let ok =
+                !(b == b'.' && previous == b'.') && is_ascii_pchar(b) && !b.is_ascii_lowercase();
             previous = b;
             ok
-        }) && previous != b'.';
+        }) && previous != b'.'
+            && (find_byte(na, b':').is_none() || check_naming_authority(na, kind, 0).is_ok());
         if !na_canonical || Form::of(kind, self.handle_form, self.doi_form) != form {
             return None;
         }
@@ -618,6 +617,11 @@ mod tests {
                 "hdl:10013/",
                 "hdl:10013",
                 "hdl:10013/a b",
+                "hdl:A:B/x",
+                "hdl:HDL:10013/x",
+                "hdl:0.NA/20.ABC",
+                "hdl:0.NA/20.abc",
+                "hdl:10013./x",
             ] {
                 let full = adapter
                     .read(iri)
