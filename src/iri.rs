@@ -154,6 +154,36 @@ pub fn is_plain_absolute_iri(iri: &str) -> bool {
     true
 }
 
+/// Whether `tail` — empty, or an IRI's `"?" iquery` and/or `"#" ifragment` — is valid there
+/// (RFC 3987). Table-driven for ASCII; allocates nothing.
+pub(crate) fn is_query_and_fragment(tail: &str) -> bool {
+    let (query, fragment) = match tail.find('#') {
+        Some(hash) => (&tail[..hash], &tail[hash + 1..]),
+        None => (tail, ""),
+    };
+    let Some(query) = query.strip_prefix('?').or(query.is_empty().then_some("")) else {
+        return false;
+    };
+    let ascii_valid = |part: &str| {
+        part.bytes().enumerate().all(|(i, b)| match b {
+            b'/' | b'?' => true,
+            b'%' => crate::pct::escape_at(part, i).is_some(),
+            _ => PCHAR[usize::from(b)],
+        })
+    };
+    if tail.is_ascii() {
+        ascii_valid(query) && ascii_valid(fragment)
+    } else {
+        iri_string::types::IriQueryStr::new(query).is_ok()
+            && iri_string::types::IriFragmentStr::new(fragment).is_ok()
+    }
+}
+
+/// Whether the ASCII byte `b` is a `pchar` other than `%` (RFC 3986); `false` for other bytes.
+pub(crate) fn is_ascii_pchar(b: u8) -> bool {
+    PCHAR[usize::from(b)]
+}
+
 /// RFC 3986 `unreserved`: ASCII letters, digits and `- . _ ~`.
 #[must_use]
 pub fn is_unreserved(c: char) -> bool {
@@ -172,7 +202,7 @@ pub fn is_sub_delim(c: char) -> bool {
 /// RFC 3986 `pchar` without `pct-encoded`: what may appear unescaped in a URI path segment.
 #[must_use]
 pub fn is_pchar(c: char) -> bool {
-    is_unreserved(c) || is_sub_delim(c) || matches!(c, ':' | '@')
+    c.is_ascii() && PCHAR[c as usize]
 }
 
 /// RFC 3987 `ucschar`: the non-ASCII characters an IRI may hold outside its query.
@@ -286,6 +316,39 @@ mod tests {
         }
         let accepted = samples.iter().filter(|i| is_plain_absolute_iri(i)).count();
         assert!(accepted > 20, "only {accepted} accepted");
+    }
+
+    #[test]
+    fn checks_query_and_fragment_without_a_full_parse() {
+        for tail in [
+            "",
+            "?",
+            "#",
+            "?a=b/c?d",
+            "#f",
+            "?q#f",
+            "?%41#%7e/?",
+            "?\u{E000}",
+            "#M\u{fc}ller",
+        ] {
+            assert!(is_query_and_fragment(tail), "{tail:?}");
+            assert!(validate(&format!("x:{tail}")).is_ok(), "{tail:?}");
+        }
+        assert!(!is_query_and_fragment("x"), "not a query or fragment");
+        for tail in ["? ", "#a#b", "?%4", "#%zz", "#\u{E000}", "?<", "#\u{7f}"] {
+            assert!(!is_query_and_fragment(tail), "{tail:?}");
+            assert!(validate(&format!("x:{tail}")).is_err(), "{tail:?}");
+        }
+    }
+
+    #[test]
+    fn the_pchar_table_is_the_grammar() {
+        for b in 0..=255u8 {
+            let c = char::from(b);
+            let grammar = is_unreserved(c) || is_sub_delim(c) || matches!(c, ':' | '@');
+            assert_eq!(is_pchar(c), grammar, "{c:?}");
+            assert_eq!(is_ascii_pchar(b), grammar, "{c:?}");
+        }
     }
 
     #[test]

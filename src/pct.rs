@@ -87,6 +87,10 @@ pub(crate) fn escape_at(s: &str, i: usize) -> Option<u8> {
 /// assert!(normalize("a%4", &rules).is_err());
 /// ```
 pub fn normalize<'a>(s: &'a str, rules: &Escaping) -> Result<Cow<'a, str>, PctError> {
+    // Most components have no escape and only characters they keep: nothing to splice.
+    if !s.as_bytes().contains(&b'%') && s.chars().all(rules.keep) {
+        return Ok(Cow::Borrowed(s));
+    }
     let mut out = Splice::new(s);
     let mut chars = s.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -129,45 +133,6 @@ pub fn encode(s: &str, keep: fn(char) -> bool, hex: HexCase) -> Cow<'_, str> {
     out.finish()
 }
 
-/// Whether `s` is already the encoding of what it decodes to, so that `encode(decode(s))` would
-/// give `s` back: every escape is of an ASCII character that `keep` rejects, with hex digits in
-/// `hex` case, and every other character is one `keep` accepts. Escapes of non-ASCII octets
-/// answer `false` (the caller then decodes). Allocates nothing.
-#[must_use]
-pub(crate) fn is_encoded(s: &str, keep: fn(char) -> bool, hex: HexCase) -> bool {
-    let mut chars = s.char_indices();
-    while let Some((i, c)) = chars.next() {
-        if c == '%' {
-            chars.nth(1);
-            let encoded = escape_at(s, i).is_some_and(|b| {
-                b.is_ascii() && !keep(b as char) && has_hex_case(&s[i + 1..i + 3], hex)
-            });
-            if !encoded {
-                return false;
-            }
-        } else if !keep(c) {
-            return false;
-        }
-    }
-    true
-}
-
-/// Whether `s` has an upper-case ASCII letter outside the hex digits of its escapes.
-#[must_use]
-pub(crate) fn has_uppercase_outside_escapes(s: &str) -> bool {
-    let mut bytes = s.bytes();
-    while let Some(b) = bytes.next() {
-        match b {
-            b'%' => {
-                bytes.nth(1);
-            }
-            b if b.is_ascii_uppercase() => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
 /// Decodes every escape of `s` once, as a server decodes a URL path; the result must be UTF-8.
 ///
 /// ```
@@ -193,6 +158,10 @@ pub(crate) fn decoded_chars(s: &str) -> impl Iterator<Item = Result<(usize, char
         let mut octets = [0u8; 4];
         for n in 0..4 {
             let octet = match bytes.get(i)? {
+                &ascii if ascii.is_ascii() && ascii != b'%' && n == 0 => {
+                    i += 1;
+                    return Some(Ok((start, char::from(ascii))));
+                }
                 b'%' => match escape_at(s, i) {
                     Some(octet) => {
                         i += 3;
@@ -444,24 +413,12 @@ mod tests {
     }
 
     #[test]
-    fn is_encoded_answers_whether_encode_of_decode_gives_the_input_back() {
-        let keep = |c: char| c.is_ascii_alphanumeric();
-        assert!(is_encoded("a%2Fb", keep, HexCase::Upper));
-        assert!(!is_encoded("a%2fb", keep, HexCase::Upper));
-        assert!(!is_encoded("%41", keep, HexCase::Upper));
-        assert!(!is_encoded("a/b", keep, HexCase::Upper));
-        assert!(!is_encoded("%C3%A9", keep, HexCase::Upper));
-    }
-
-    #[test]
     fn compares_and_inspects_escapes() {
         assert_eq!(cmp_decoded("%20", "!"), Ordering::Less);
         assert_eq!(cmp_decoded("%41", "A"), Ordering::Equal);
         assert_eq!(escape_at("a%4a", 1), Some(b'J'));
         assert_eq!(escape_at("a%4", 1), None);
         assert_eq!(first_bad_escape("%41%g1"), Some(3));
-        assert!(has_uppercase_outside_escapes("%2fA"));
-        assert!(!has_uppercase_outside_escapes("%2Fa"));
         assert!(matches!(ascii_lowercase("abc"), Cow::Borrowed("abc")));
         assert_eq!(ascii_uppercase("aB%2f"), "AB%2F");
     }

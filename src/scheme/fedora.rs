@@ -18,7 +18,7 @@
 //! parameters sorted by name, then value, by their decoded UTF-8 bytes.
 
 use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
-use super::{Canonical, SchemeAdapter};
+use super::{Canonical, SchemeAdapter, find_byte, split_byte, split_once_byte};
 use crate::iri::{is_ipchar, is_pchar};
 use crate::pct::{self, Escaping, HexCase, Splice};
 use crate::{IdError, Kind, Policy, PolicyError, Rule};
@@ -228,11 +228,11 @@ impl<'a> Parts<'a> {
     /// Parses `info:fedora/…` (prefix in any case).
     fn parse(iri: &'a str) -> Result<Self, IdError> {
         let start = PREFIX.len();
-        let (main, fragment) = match iri.find('#') {
+        let (main, fragment) = match find_byte(iri, b'#') {
             Some(hash) => (&iri[start..hash], Some((&iri[hash + 1..], hash + 1))),
             None => (&iri[start..], None),
         };
-        let (pid, rest) = match main.split_once('/') {
+        let (pid, rest) = match split_once_byte(main, b'/') {
             Some((pid, rest)) => (pid, Some(rest)),
             None => (main, None),
         };
@@ -332,18 +332,18 @@ impl<'a> Parts<'a> {
 
 /// The byte length of the PID at the start of `main` (up to the first `/`).
 fn pid_len_in(main: &str) -> usize {
-    main.find('/').map_or(main.len(), |i| i + 1)
+    find_byte(main, b'/').map_or(main.len(), |i| i + 1)
 }
 
 /// Parses what follows `PID/`: a datastream id, or a bDef PID, a method name and parameters.
 /// `base` is the offset of `rest` in the input.
 fn parse_target(rest: &str, base: usize) -> Result<PartsTarget<'_>, IdError> {
     let kind = Kind::FedoraDissemination;
-    let (path, query) = match rest.split_once('?') {
+    let (path, query) = match split_once_byte(rest, b'?') {
         Some((path, query)) => (path, Some(query)),
         None => (rest, None),
     };
-    let mut segments = path.split('/');
+    let mut segments = split_byte(path, b'/');
     let first = segments.next().unwrap_or_default();
     match (segments.next(), segments.next()) {
         (None, _) => {
@@ -385,7 +385,7 @@ fn parse_target(rest: &str, base: usize) -> Result<PartsTarget<'_>, IdError> {
 /// Parses and normalizes a PID that starts `base` bytes into the input.
 fn parse_pid(s: &str, kind: Kind, base: usize) -> Result<Pid<'_>, IdError> {
     let err = |rule, at: usize| Err(IdError::new(kind, rule, base + at));
-    let (colon, object_start) = match s.find(':') {
+    let (colon, object_start) = match find_byte(s, b':') {
         Some(i) => (i, i + 1),
         None => match s
             .as_bytes()
@@ -571,10 +571,10 @@ type Param<'a> = (Cow<'a, str>, Cow<'a, str>);
 fn split_params(query: &str, base: usize) -> impl Iterator<Item = Result<Param<'_>, IdError>> {
     let kind = Kind::FedoraDissemination;
     let mut at = base;
-    query.split('&').map(move |param| {
+    split_byte(query, b'&').map(move |param| {
         let start = at;
         at += param.len() + 1;
-        let Some((name, value)) = param.split_once('=') else {
+        let Some((name, value)) = split_once_byte(param, b'=') else {
             return Err(IdError::new(
                 kind,
                 Rule::Grammar("a parameter needs '=' between name and value"),

@@ -13,8 +13,8 @@
 //! never decoded. A DOI is a handle whose naming authority is `10.` followed by digits and dots.
 
 use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
-use super::{Canonical, SchemeAdapter};
-use crate::iri::is_ipchar;
+use super::{Canonical, SchemeAdapter, find_byte};
+use crate::iri::{is_ascii_pchar, is_ipchar};
 use crate::pct::{self, HexCase};
 use crate::{DoiForm, HandleForm, IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
@@ -189,7 +189,7 @@ impl std::str::FromStr for Handle<'static> {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
     Hdl,
     HandleProxy,
@@ -390,34 +390,83 @@ impl HandleAdapter {
     }
 
     /// The kind of `iri` when it is already written in the canonical form the policy chooses:
-    /// checked without decoding or allocating, so that canonical input costs no copy.
+    /// checked in one scan, without decoding or allocating, so that canonical input costs no
+    /// copy. `None` when it is not, or when the scan is not sure (a naming authority with a `:`
+    /// or non-ASCII characters): the full read then decides.
     fn kind_if_canonical(&self, iri: &str) -> Option<Kind> {
-        [Form::Hdl, Form::HandleProxy, Form::DoiProxy].into_iter().find_map(|form| {
-            let (prefix, local_chars) = form.prefix_and_local_chars();
-            let (path, _tail) = split_tail(iri.strip_prefix(prefix)?);
-            let (na, local) = path.split_once('/')?;
-            let kind = if is_doi_prefix(na) { Kind::Doi } else { Kind::Handle };
-            let case_folded = match kind {
-                Kind::Doi => !pct::has_uppercase_outside_escapes(local),
-                _ if is_prefix_handle(na) => {
-                    !na.bytes().chain(local.bytes()).any(|b| b.is_ascii_lowercase())
-                        && check_naming_authority(local, kind, 0).is_ok()
+        let (form, rest) = [Form::Hdl, Form::DoiProxy, Form::HandleProxy]
+            .into_iter()
+            .find_map(|form| Some((form, iri.strip_prefix(form.prefix_and_local_chars().0)?)))?;
+        // ASCII the local name holds unescaped: `pchar`, and `/` in the proxy forms.
+        let slash_kept = form != Form::Hdl;
+        let kept = |b: u8| is_ascii_pchar(b) || slash_kept && b == b'/';
+        let bytes = rest.as_bytes();
+        let slash = memchr::memchr(b'/', bytes)?;
+        let na = &rest[..slash];
+        let kind = if is_doi_prefix(na) {
+            Kind::Doi
+        } else {
+            Kind::Handle
+        };
+        // Upper case, segments non-empty, no doubled scheme.
+        let mut previous = b'.';
+        let na_canonical = na.bytes().all(|b| {
+            let ok =
+                !(b == b'.' && previous == b'.') && is_ascii_pchar(b) && !b.is_ascii_lowercase();
+            previous = b;
+            ok
+        }) && previous != b'.'
+            && (find_byte(na, b':').is_none() || check_naming_authority(na, kind, 0).is_ok());
+        if !na_canonical || Form::of(kind, self.handle_form, self.doi_form) != form {
+            return None;
+        }
+        let upper_local = is_prefix_handle(na);
+        let wrong_case = |b: u8| match kind {
+            Kind::Doi => b.is_ascii_uppercase(),
+            _ => upper_local && b.is_ascii_lowercase(),
+        };
+        let end =
+            memchr::memchr2(b'?', b'#', &bytes[slash + 1..]).map_or(bytes.len(), |e| slash + 1 + e);
+        // Most local names are plain ASCII: one table lookup a byte. Escapes and non-ASCII
+        // characters are looked at one by one below.
+        let plain = bytes[slash + 1..end]
+            .iter()
+            .all(|&b| kept(b) && !wrong_case(b));
+        let mut i = if plain { end } else { slash + 1 };
+        while let Some(&b) = bytes.get(i) {
+            match b {
+                b'?' | b'#' => break,
+                b'%' => {
+                    let escaped = pct::escape_at(rest, i)?;
+                    let canonical_escape = escaped.is_ascii()
+                        && !escaped.is_ascii_control()
+                        && !kept(escaped)
+                        && !bytes[i + 1..i + 3].iter().any(u8::is_ascii_lowercase);
+                    if !canonical_escape {
+                        return None;
+                    }
+                    i += 3;
                 }
-                _ => !na.bytes().any(|b| b.is_ascii_lowercase()),
-            };
-            let canonical = case_folded
-                && matches!(Form::of(kind, self.handle_form, self.doi_form), f if f.prefix_and_local_chars().0 == prefix)
-                && !na.is_empty()
-                && !local.is_empty()
-                && check_naming_authority(na, kind, 0).is_ok()
-                && na.chars().all(is_ipchar)
-                && pct::is_encoded(local, local_chars, HexCase::Upper)
-                && !local
-                    .match_indices('%')
-                    .any(|(i, _)| pct::escape_at(local, i).is_some_and(|b| b.is_ascii_control()))
-                && (crate::iri::is_plain_absolute_iri(iri) || crate::iri::validate(iri).is_ok());
-            canonical.then_some(kind)
-        })
+                0x80.. => {
+                    let c = rest[i..].chars().next()?;
+                    if !crate::iri::is_ucschar(c) {
+                        return None;
+                    }
+                    i += c.len_utf8();
+                }
+                _ => {
+                    if wrong_case(b) || !kept(b) {
+                        return None;
+                    }
+                    i += 1;
+                }
+            }
+        }
+        let local = &rest[slash + 1..i];
+        let valid = !local.is_empty()
+            && (!upper_local || check_naming_authority(local, kind, 0).is_ok())
+            && crate::iri::is_query_and_fragment(&rest[i..]);
+        valid.then_some(kind)
     }
 
     fn canonical<'a>(&self, input: &'a str, handle: &Handle<'_>, tail: &str) -> Canonical<'a> {
@@ -568,6 +617,11 @@ mod tests {
                 "hdl:10013/",
                 "hdl:10013",
                 "hdl:10013/a b",
+                "hdl:A:B/x",
+                "hdl:HDL:10013/x",
+                "hdl:0.NA/20.ABC",
+                "hdl:0.NA/20.abc",
+                "hdl:10013./x",
             ] {
                 let full = adapter
                     .read(iri)

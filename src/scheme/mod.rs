@@ -111,7 +111,8 @@ pub trait SchemeAdapter: Send + Sync {
 /// ```
 pub struct Registry {
     adapters: Vec<Box<dyn SchemeAdapter>>,
-    /// Route (`scheme` or `scheme://host`) → indices into `adapters`, in registration order.
+    /// Route (`scheme` or `scheme://host`, in lower case) → indices into `adapters`, in
+    /// registration order.
     routes: Vec<(String, Vec<usize>)>,
 }
 
@@ -177,11 +178,8 @@ impl Registry {
     pub fn with_adapter(mut self, adapter: impl SchemeAdapter + 'static) -> Self {
         let index = self.adapters.len();
         for route in adapter.routes() {
-            match self
-                .routes
-                .iter_mut()
-                .find(|(r, _)| r.eq_ignore_ascii_case(&route))
-            {
+            let route = route.to_ascii_lowercase();
+            match self.routes.iter_mut().find(|(r, _)| *r == route) {
                 Some((_, indices)) => indices.push(index),
                 None => self.routes.push((route, vec![index])),
             }
@@ -200,10 +198,19 @@ impl Registry {
         } else {
             scheme
         };
-        let (_, indices) = self
-            .routes
-            .iter()
-            .find(|(r, _)| r.eq_ignore_ascii_case(route))?;
+        // Compared in lower case, from a copy on the stack when it fits.
+        let mut buffer = [0u8; 256];
+        let (_, indices) = match buffer.get_mut(..route.len()) {
+            Some(lowered) => {
+                lowered.copy_from_slice(route.as_bytes());
+                lowered.make_ascii_lowercase();
+                self.routes.iter().find(|(r, _)| r.as_bytes() == &*lowered)
+            }
+            None => self
+                .routes
+                .iter()
+                .find(|(r, _)| r.eq_ignore_ascii_case(route)),
+        }?;
         indices
             .iter()
             .map(|&i| self.adapters[i].as_ref())
@@ -263,6 +270,22 @@ impl Registry {
     }
 }
 
+/// `s.find(byte)` for an ASCII byte, as a plain loop: faster than `str::find` (which sets up a
+/// `memchr`) on the short parts identifiers are made of.
+pub(crate) fn find_byte(s: &str, byte: u8) -> Option<usize> {
+    s.bytes().position(|b| b == byte)
+}
+
+/// `s.split_once(byte)` for an ASCII byte, as [`find_byte`].
+pub(crate) fn split_once_byte(s: &str, byte: u8) -> Option<(&str, &str)> {
+    find_byte(s, byte).map(|i| (&s[..i], &s[i + 1..]))
+}
+
+/// `s.split(byte)` for an ASCII byte, without `memchr` set-up per piece.
+pub(crate) fn split_byte(s: &str, byte: u8) -> impl Iterator<Item = &str> {
+    s.split(move |c: char| c == char::from(byte))
+}
+
 /// Every canonical form an adapter builds must be an IRI; one that is not is reported, not written.
 fn checked(result: Result<Canonical<'_>, IdError>) -> Result<Canonical<'_>, IdError> {
     let canonical = result?;
@@ -286,12 +309,14 @@ fn checked(result: Result<Canonical<'_>, IdError>) -> Result<Canonical<'_>, IdEr
 /// ```
 #[must_use]
 pub fn scheme_of(iri: &str) -> Option<&str> {
-    let (scheme, _) = iri.split_once(':')?;
-    let mut bytes = scheme.bytes();
-    let first = bytes.next()?;
-    (first.is_ascii_alphabetic()
-        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
-    .then_some(scheme)
+    let bytes = iri.as_bytes();
+    if !bytes.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let colon = bytes
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?;
+    (bytes[colon] == b':').then(|| &iri[..colon])
 }
 
 #[cfg(test)]

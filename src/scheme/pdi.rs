@@ -20,7 +20,7 @@
 //! `docs/canonical-forms.md` lists every reading of the draft taken here.
 
 use super::url_prefix::starts_with_ignore_case;
-use super::{Canonical, Registry, SchemeAdapter};
+use super::{Canonical, Registry, SchemeAdapter, find_byte, split_byte};
 use crate::pct::{self, Escaping, HexCase, Splice};
 use crate::{IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
@@ -422,8 +422,11 @@ impl PdiAdapter {
         if !t.starts_with("//") {
             return Err(grammar("the NSS starts with \"//\"", at));
         }
-        let end = t.find(['@', '#']).unwrap_or(t.len());
-        let mut segments = t[2..end].split('/');
+        let end = t
+            .bytes()
+            .position(|b| matches!(b, b'@' | b'#'))
+            .unwrap_or(t.len());
+        let mut segments = split_byte(&t[2..end], b'/');
         let mut next = || segments.next();
         let (Some(series), Some(year), Some(month), Some(day), Some(specifier)) =
             (next(), next(), next(), next(), next())
@@ -471,7 +474,7 @@ impl PdiAdapter {
         s_at: usize,
         at: usize,
     ) -> Result<Option<&'t str>, IdError> {
-        let mut parts = s.split('.');
+        let mut parts = split_byte(s, b'.');
         let unique_id = parts.next().unwrap_or_default();
         let format = parts.next();
         let version = parts.next();
@@ -562,7 +565,7 @@ impl PdiAdapter {
         end: usize,
         at: usize,
     ) -> Result<(), IdError> {
-        let Some(eq) = t[end..].find('=').map(|i| end + i) else {
+        let Some(eq) = find_byte(&t[end..], b'=').map(|i| end + i) else {
             return Err(grammar(
                 "CITATION-SPECIFIER is \"@\" ORIGIN-POSITION \"=\" PDI",
                 at + t.len(),
@@ -601,7 +604,7 @@ fn check_series(series: &str, at: usize) -> Result<(), IdError> {
         ));
     };
     let mut offset = at;
-    for component in components.split('.') {
+    for component in split_byte(components, b'.') {
         check_chars(component, offset, "COMPONENT", |c| {
             c.is_ascii_alphanumeric() || c == '-'
         })?;
@@ -660,9 +663,11 @@ fn fragment<'t>(f: &'t str, format: Option<&str>, at: usize) -> Result<Cow<'t, s
             at - 1,
         ));
     };
-    let explicit = f.find('=').map(|eq| (&f[..eq], eq)).filter(|(name, _)| {
-        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
-    });
+    let explicit = find_byte(f, b'=')
+        .map(|eq| (&f[..eq], eq))
+        .filter(|(name, _)| {
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
+        });
     let (name, body, body_at): (Cow<'_, str>, &str, usize) = match explicit {
         Some((name, eq)) => (pct::ascii_lowercase(name), &f[eq + 1..], at + eq + 1),
         None => (Cow::Borrowed(default_scheme(format, f, at)?), f, at),

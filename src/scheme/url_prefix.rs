@@ -81,6 +81,15 @@ impl UrlPrefix {
     ///
     /// Returns the rest and the offset where it starts.
     pub(crate) fn strip<'a>(&self, iri: &'a str) -> Option<(&'a str, usize)> {
+        // The usual spelling first: scheme and host in lower case, no port.
+        let exact = ["https://", "http://"].into_iter().find_map(|scheme| {
+            iri.strip_prefix(scheme)?
+                .strip_prefix(self.authority.as_ref())?
+                .strip_prefix(self.path.as_ref())
+        });
+        if let Some(rest) = exact {
+            return Some((rest, iri.len() - rest.len()));
+        }
         let scheme_len = if starts_with_ignore_case(iri, "http://") {
             4
         } else if starts_with_ignore_case(iri, "https://") {
