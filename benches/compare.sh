@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
-# pidcanon rewrite against a plain oxttl parse -> serialize pipe (examples/passthrough.rs), measured
-# in one run, alternating the commands. Prints one Markdown table: median wall time, MB/s,
-# statements/s and peak RSS for NT->NT and TTL->NT, and the throughput ratio.
+# pidcanon rewrite against a plain oxttl parse -> N-Triples serialize pass-through
+# (examples/passthrough.rs), both built by one `cargo build --release` (Cargo.toml's release
+# profile: fat LTO, one codegen unit), measured in one run with the commands alternating.
 #
-# usage: benches/compare.sh [TRIPLES (default 1000000)] [RUNS (default 5)]
+# Prints Markdown: the date, the machine (cores, load average) and one table with, per case, the
+# median wall time, MB/s, peak RSS and the time ratio against the pass-through run just before
+# it (median and min–max over the runs; below 1 is faster). CPU time (user + system) ratios are
+# printed too: on a loaded machine wall time measures the other processes as much as these.
+#
+# usage: benches/compare.sh [TRIPLES (default 1000000)] [RUNS (default 5)] [--memory]
+#   --memory  also rewrites a corpus 4× as large once per case and prints the peak RSS of both
+#             sizes (with --dedup on N-Triples too), to show that memory stays flat.
 # Needs python3 (for the corpus generator, ../shared/bench/gen_corpus.py or $GEN_CORPUS) and
 # GNU time (/usr/bin/time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-triples=${1:-1000000}
-runs=${2:-5}
+memory=false
+args=()
+for arg in "$@"; do
+  if [ "$arg" = --memory ]; then memory=true; else args+=("$arg"); fi
+done
+triples=${args[0]:-1000000}
+runs=${args[1]:-5}
 gen=${GEN_CORPUS:-../shared/bench/gen_corpus.py}
 dir=${BENCH_DIR:-target/bench}
 mkdir -p "$dir"
@@ -18,45 +30,100 @@ cargo build --release --quiet --bin pidcanon --example passthrough
 pidcanon=target/release/pidcanon
 passthrough=target/release/examples/passthrough
 
-for format in nt ttl; do
-  corpus="$dir/corpus-$triples.$format"
-  [ -s "$corpus" ] || python3 "$gen" --triples "$triples" --seed 1 --format "$format" -o "$corpus"
-done
+# corpus TRIPLES FORMAT: the path of the generated corpus (generated once).
+corpus() {
+  local path="$dir/corpus-$1.$2"
+  if [ ! -s "$path" ]; then
+    python3 "$gen" --triples "$1" --seed 1 --format "$2" -o "$path" || return 1
+  fi
+  echo "$path"
+}
+nt=$(corpus "$triples" nt)
+ttl=$(corpus "$triples" ttl)
 
-# measure NAME COMMAND...: one run, appends "seconds kilobytes" to $dir/NAME.times
+# measure NAME COMMAND...: one run, appends "wall user system kilobytes" to $dir/NAME.times
 measure() {
   local name=$1; shift
-  /usr/bin/time -f "%e %M" -o "$dir/$name.last" "$@" > /dev/null
+  /usr/bin/time -f "%e %U %S %M" -o "$dir/$name.last" "$@" > /dev/null
   cat "$dir/$name.last" >> "$dir/$name.times"
 }
 
-names=(pass-nt pidcanon-nt pidcanon-nt-1thread pass-ttl pidcanon-ttl)
-for name in "${names[@]}"; do : > "$dir/$name.times"; done
+# Each case: NAME BASELINE INPUT PIDCANON-ARGS...; the baseline runs just before it, every run.
+cases=(
+  "nt-1|pass-nt|$nt|--threads 1 -i nt"
+  "nt-2|pass-nt|$nt|--threads 2 -i nt"
+  "ttl-1|pass-ttl|$ttl|--threads 1 -i ttl --to nt"
+  "ttl-2|pass-ttl|$ttl|--threads 2 -i ttl --to nt"
+)
+for case in "${cases[@]}"; do
+  IFS='|' read -r name _ _ _ <<< "$case"
+  : > "$dir/$name.times"
+  : > "$dir/$name.base.times"
+done
 for _ in $(seq "$runs"); do
-  measure pass-nt sh -c "$passthrough nt < $dir/corpus-$triples.nt"
-  measure pidcanon-nt "$pidcanon" rewrite -q -i nt "$dir/corpus-$triples.nt"
-  measure pidcanon-nt-1thread "$pidcanon" rewrite -q --threads 1 -i nt "$dir/corpus-$triples.nt"
-  measure pass-ttl sh -c "$passthrough ttl < $dir/corpus-$triples.ttl"
-  measure pidcanon-ttl "$pidcanon" rewrite -q -i ttl --to nt "$dir/corpus-$triples.ttl"
+  for case in "${cases[@]}"; do
+    IFS='|' read -r name base input options <<< "$case"
+    # shellcheck disable=SC2086 # the options are words
+    measure "$name.base" sh -c "$passthrough ${base#pass-} < $input"
+    # shellcheck disable=SC2086
+    measure "$name" "$pidcanon" rewrite -q $options "$input"
+  done
 done
 
-python3 - "$dir" "$triples" <<'PY'
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $runs alternating runs of $triples statements:"
+echo
+python3 - "$dir" "$nt" "$ttl" "$triples" <<'PY'
 import os, statistics, sys
-dir, triples = sys.argv[1], int(sys.argv[2])
-def stats(name):
-    rows = [tuple(map(float, l.split())) for l in open(f"{dir}/{name}.times") if l.strip()]
-    return statistics.median(r[0] for r in rows), max(r[1] for r in rows)
-size = {f: os.path.getsize(f"{dir}/corpus-{triples}.{f}") for f in ("nt", "ttl")}
-print(f"| {triples:,} statements | median wall | MB/s | statements/s | peak RSS | vs passthrough |")
+dir, nt, ttl, triples = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+def rows(name):
+    return [tuple(map(float, l.split())) for l in open(f"{dir}/{name}.times") if l.strip()]
+def spread(values):
+    return f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})"
+print("| case | median wall | MB/s | peak RSS | time vs pass-through: wall | CPU |")
 print("|---|---|---|---|---|---|")
-for label, name, fmt, base in [
-    ("passthrough NT→NT", "pass-nt", "nt", None),
-    ("pidcanon NT→NT, 1 thread", "pidcanon-nt-1thread", "nt", "pass-nt"),
-    ("pidcanon NT→NT, all cores", "pidcanon-nt", "nt", "pass-nt"),
-    ("passthrough TTL→NT", "pass-ttl", "ttl", None),
-    ("pidcanon TTL→NT", "pidcanon-ttl", "ttl", "pass-ttl"),
+for label, name, path in [
+    ("NT→NT, `--threads 1`", "nt-1", nt),
+    ("NT→NT, `--threads 2`", "nt-2", nt),
+    ("TTL→NT, `--threads 1`", "ttl-1", ttl),
+    ("TTL→NT, `--threads 2`", "ttl-2", ttl),
 ]:
-    wall, rss = stats(name)
-    ratio = f"{stats(base)[0] / wall:.2f}×" if base else "1.00×"
-    print(f"| {label} | {wall:.2f} s | {size[fmt] / 1e6 / wall:.0f} | {triples / wall:,.0f} | {rss / 1024:.0f} MB | {ratio} |")
+    size = os.path.getsize(path) / 1e6
+    for who, runs in (("pass-through", rows(f"{name}.base")), ("pidcanon", rows(name))):
+        wall = statistics.median(r[0] for r in runs)
+        rss = max(r[3] for r in runs) / 1024
+        if who == "pidcanon":
+            base = rows(f"{name}.base")
+            walls = [r[0] / b[0] for r, b in zip(runs, base)]
+            cpus = [(r[1] + r[2]) / (b[1] + b[2]) for r, b in zip(runs, base)]
+            ratios = f"{spread(walls)} | {spread(cpus)}"
+            title = label
+        else:
+            ratios = "1 | 1"
+            title = f"{label.split(',')[0]} pass-through"
+            if name.endswith("-2"):
+                continue
+        print(f"| {title} | {wall:.2f} s | {size / wall:.0f} | {rss:.0f} MB | {ratios} |")
 PY
+
+if $memory; then
+  large=$((triples * 4))
+  large_nt=$(corpus "$large" nt)
+  large_ttl=$(corpus "$large" ttl)
+  echo
+  echo "| peak RSS | $triples statements | $large statements | growth per statement |"
+  echo "|---|---|---|---|"
+  for case in "NT→NT, \`--threads 1\`|-i nt --threads 1|nt" "NT→NT, \`--threads 2\`|-i nt --threads 2|nt" \
+    "TTL→NT, \`--threads 1\`|-i ttl --to nt --threads 1|ttl" "TTL→NT, \`--threads 2\`|-i ttl --to nt --threads 2|ttl" \
+    "NT→NT, \`--dedup\`|-i nt --dedup|nt"; do
+    IFS='|' read -r label options format <<< "$case"
+    line="| $label |"
+    kilobytes=()
+    for input in "$(corpus "$triples" "$format")" "$([ "$format" = nt ] && echo "$large_nt" || echo "$large_ttl")"; do
+      # shellcheck disable=SC2086
+      /usr/bin/time -f "%M" -o "$dir/memory.last" "$pidcanon" rewrite -q $options "$input" > /dev/null
+      kilobytes+=("$(cat "$dir/memory.last")")
+      line="$line $((kilobytes[-1] / 1024)) MB |"
+    done
+    echo "$line $(((kilobytes[1] - kilobytes[0]) * 1024 / (large - triples))) bytes |"
+  done
+fi

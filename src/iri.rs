@@ -87,6 +87,14 @@ const PCHAR: [bool; 256] = {
     table
 };
 
+/// [`PCHAR`], `/` and `?`: the bytes a path and a query are mostly made of.
+const PATH: [bool; 256] = {
+    let mut table = PCHAR;
+    table[b'/' as usize] = true;
+    table[b'?' as usize] = true;
+    table
+};
+
 /// Whether `iri` is certainly an absolute IRI, by a table-driven check of the common ASCII
 /// shape: `scheme ":" ["//" host [":" port]] path ["?" query] ["#" fragment]`, with no userinfo,
 /// no IP literal, no non-ASCII. `false` means "not sure": ask [`validate`] (or `oxiri`). Never
@@ -142,11 +150,13 @@ pub fn is_plain_absolute_iri(iri: &str) -> bool {
     // path ["?" query] ["#" fragment]
     let mut seen_hash = false;
     while let Some(&b) = bytes.get(i) {
+        if PATH[usize::from(b)] {
+            i += 1;
+            continue;
+        }
         match b {
-            b'/' | b'?' => {}
             b'#' if !seen_hash => seen_hash = true,
             b'%' if escape_at(i) => i += 2,
-            _ if PCHAR[usize::from(b)] => {}
             _ => return false,
         }
         i += 1;

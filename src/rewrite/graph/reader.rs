@@ -332,7 +332,9 @@ fn read_lines(
             parser.end();
         } else {
             parser.extend(&line);
-            graphs.scan(&line);
+            if matches!(parser, LineParser::TriG(_)) {
+                graphs.scan(&line);
+            }
             pending.push(&line, line_no, graphs.open_block());
         }
         let mut failed = None;

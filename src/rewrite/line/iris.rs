@@ -55,7 +55,7 @@ impl Iterator for TermIris<'_> {
 
 /// The IRI an `IRIREF`'s content stands for: `\uXXXX` and `\UXXXXXXXX` escapes decoded.
 pub(crate) fn unescape_iri(raw: &str) -> Cow<'_, str> {
-    if !raw.contains('\\') {
+    if memchr::memchr(b'\\', raw.as_bytes()).is_none() {
         return Cow::Borrowed(raw);
     }
     let mut out = String::with_capacity(raw.len());

@@ -13,65 +13,94 @@ use super::RewriteError;
 use super::fingerprint::Fingerprints;
 use super::session::{Output, Placement, Session};
 use super::threads::spawn_worker;
-use std::io::{BufRead, BufWriter, Write};
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::sync::mpsc;
 use worker::{ChunkResult, LineWorker};
 
 pub(crate) use iris::column;
 
 /// Rewrites `input` into the session's line-based output, on as many threads as the rewriter
-/// has; while the workers rewrite chunks, the next ones are read.
+/// has. With more than one, each worker thread takes chunks in turn while this thread reads the
+/// next chunks and writes the rewritten ones, in input order.
 pub(crate) fn rewrite<W: Write>(
     session: &mut Session<'_, W>,
     input: &mut impl BufRead,
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
-    let threads = rewriter.threads;
     let needs = session.needs();
-    let mut workers: Vec<_> = (0..threads)
-        .map(|_| LineWorker::new(rewriter, needs))
-        .collect();
-    let mut chunks = vec![Vec::new(); threads];
-    let mut next = vec![Vec::new(); threads];
-    let mut results: Vec<ChunkResult> = (0..threads).map(|_| ChunkResult::default()).collect();
     let mut lines_before = 0;
-    let mut filled = chunk::fill(input, &mut chunks)?;
-    while filled > 0 {
-        let jobs = workers
-            .iter_mut()
-            .zip(&chunks[..filled])
-            .zip(&mut results[..filled]);
-        let next_filled = if threads == 1 {
-            jobs.for_each(|((worker, chunk), result)| worker.process(chunk, result));
-            chunk::fill(input, &mut next)
-        } else {
-            std::thread::scope(|scope| {
-                for ((worker, chunk), result) in jobs {
-                    spawn_worker(scope, move || worker.process(chunk, result))?;
-                }
-                chunk::fill(input, &mut next)
-            })
-        };
-        for result in &mut results[..filled] {
-            apply(session, result, lines_before)?;
-            lines_before += result.lines;
+    if rewriter.threads < 2 {
+        let mut worker = LineWorker::new(rewriter, needs);
+        let (mut chunk, mut result) = (Vec::new(), ChunkResult::default());
+        while chunk::read_chunk(input, &mut chunk)? > 0 {
+            worker.process(&chunk, &mut result);
+            apply(session, &mut result, &mut lines_before)?;
         }
-        std::mem::swap(&mut chunks, &mut next);
-        filled = next_filled?;
+        return Ok(());
     }
-    Ok(())
+    std::thread::scope(|scope| {
+        let mut workers = Vec::new();
+        for _ in 0..rewriter.threads {
+            let (to_worker, chunks) = mpsc::sync_channel::<Job>(IN_FLIGHT);
+            let (to_session, results) = mpsc::sync_channel::<Job>(IN_FLIGHT);
+            let mut worker = LineWorker::new(rewriter, needs);
+            spawn_worker(scope, move || {
+                for (chunk, mut result) in chunks {
+                    worker.process(&chunk, &mut result);
+                    if to_session.send((chunk, result)).is_err() {
+                        break;
+                    }
+                }
+            })?;
+            workers.push((to_worker, results));
+        }
+        let stopped = || RewriteError::Io(io::Error::other("a rewriting thread stopped"));
+        let mut free: Vec<Job> = Vec::new();
+        // The workers the chunks sent and not yet written went to, in input order.
+        let mut pending = VecDeque::new();
+        let mut ended = false;
+        loop {
+            while !ended && pending.len() < workers.len() * IN_FLIGHT {
+                let (mut chunk, result) = free.pop().unwrap_or_default();
+                if chunk::read_chunk(input, &mut chunk)? == 0 {
+                    ended = true;
+                    break;
+                }
+                let next = (pending.back().map_or(0, |&w| w + 1)) % workers.len();
+                workers[next]
+                    .0
+                    .send((chunk, result))
+                    .map_err(|_| stopped())?;
+                pending.push_back(next);
+            }
+            let Some(from) = pending.pop_front() else {
+                return Ok(());
+            };
+            let (chunk, mut result) = workers[from].1.recv().map_err(|_| stopped())?;
+            apply(session, &mut result, &mut lines_before)?;
+            free.push((chunk, result));
+        }
+    })
 }
+
+/// A chunk and what became of it, on its way to a worker and back.
+type Job = (Vec<u8>, ChunkResult);
+
+/// The chunks each worker holds at most: one it rewrites, one waiting.
+const IN_FLIGHT: usize = 2;
 
 /// Applies a rewritten chunk: its findings in order, then its output, less the duplicates and
 /// with the lines that do not parse where the session says they go.
 fn apply<W: Write>(
     session: &mut Session<'_, W>,
     result: &mut ChunkResult,
-    lines_before: u64,
+    lines_before: &mut u64,
 ) -> Result<(), RewriteError> {
     let output = &result.output;
     let mut written = 0;
     let mut duplicates = 0;
-    session.apply(&mut result.found, lines_before, |session, placement| {
+    session.apply(&mut result.found, *lines_before, |session, placement| {
         let (writer, fingerprints) = line_output(session);
         match placement {
             Placement::Statement(fingerprint, range) => {
@@ -94,6 +123,7 @@ fn apply<W: Write>(
     report.statements_read += result.statements;
     report.duplicates_dropped += duplicates;
     report.statements_written += result.statements - duplicates;
+    *lines_before += result.lines;
     Ok(())
 }
 

@@ -120,20 +120,21 @@ impl Cursor<'_> {
     fn iri(&mut self) -> Option<Range<usize>> {
         self.expect(b'<')?;
         let start = self.at;
-        let length = self.bytes[start..].iter().position(|&b| {
-            b <= b' '
-                || matches!(
-                    b,
-                    b'<' | b'>' | b'"' | b'{' | b'}' | b'|' | b'^' | b'`' | b'\\'
-                )
-        })?;
-        self.at = start + length;
-        self.expect(b'>')?;
-        let iri = &self.text[start..start + length];
+        let end = start + memchr::memchr(b'>', &self.bytes[start..])?;
+        let iri = &self.text[start..end];
+        // A plain IRI has none of the bytes `IRIREF` excludes; anything else is checked for
+        // them, then parsed in full.
         if !crate::iri::is_plain_absolute_iri(iri) {
+            let excluded = |b: u8| {
+                b <= b' ' || matches!(b, b'<' | b'"' | b'{' | b'}' | b'|' | b'^' | b'`' | b'\\')
+            };
+            if iri.bytes().any(excluded) {
+                return None;
+            }
             oxiri::Iri::parse(iri).ok()?;
         }
-        Some(start..start + length)
+        self.at = end + 1;
+        Some(start..end)
     }
 
     /// `BLANK_NODE_LABEL` with an ASCII label.

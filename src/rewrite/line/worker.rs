@@ -51,17 +51,28 @@ impl<'r> LineWorker<'r> {
         result.output.reserve(chunk.len() + chunk.len() / 8);
         let quads = self.rewriter.input_format == RdfFormat::NQuads;
         let dedup = self.rewriter.drop_duplicates;
-        for line in chunk.split_inclusive(|&b| b == b'\n') {
+        // One UTF-8 check for the whole chunk: a line of a valid chunk is valid (a line ends
+        // at an ASCII byte). Only a chunk with invalid bytes is checked line by line.
+        let text = simdutf8::basic::from_utf8(chunk).ok();
+        let mut start = 0;
+        while start < chunk.len() {
+            let end = memchr::memchr(b'\n', &chunk[start..]).map_or(chunk.len(), |i| start + i + 1);
+            let line = &chunk[start..end];
+            let line_text = match text {
+                Some(text) => text.get(start..end),
+                None => std::str::from_utf8(line).ok(),
+            };
+            start = end;
             result.lines += 1;
-            let checked = match std::str::from_utf8(line) {
-                Ok(text) if !dedup => check(text, quads),
+            let checked = match line_text {
+                Some(text) if !dedup => check(text, quads),
                 _ => Checked::Unsure,
             };
             match checked {
                 Checked::Nothing => result.output.extend_from_slice(line),
                 Checked::Statement(spans) => {
                     result.statements += 1;
-                    self.splice(line, spans.iter(), result);
+                    self.splice(line, line_text, spans.iter(), result);
                 }
                 Checked::Unsure => self.parse_line(line, result),
             }
@@ -109,7 +120,7 @@ impl<'r> LineWorker<'r> {
         }
         result.statements += statements;
         let start = result.output.len();
-        self.splice(line, term_iris(line), result);
+        self.splice(line, None, term_iris(line), result);
         if let Some(fingerprint) = fingerprint {
             result.found.events.push(Event::Statement {
                 fingerprint,
@@ -118,18 +129,23 @@ impl<'r> LineWorker<'r> {
         }
     }
 
-    /// Writes `line` with the canonical forms of its term IRIs (at `spans`) spliced in; every
-    /// other byte, valid UTF-8 or not, as it is.
+    /// Writes `line` (which is `text`, if known to be UTF-8) with the canonical forms of its
+    /// term IRIs (at `spans`) spliced in; every other byte, valid UTF-8 or not, as it is.
     fn splice(
         &mut self,
         line: &[u8],
+        text: Option<&str>,
         spans: impl Iterator<Item = Range<usize>>,
         result: &mut ChunkResult,
     ) {
         let mut written = 0;
         for span in spans {
             // The parser or the scanner has checked the IRI: it is UTF-8.
-            let Ok(raw) = std::str::from_utf8(&line[span.clone()]) else {
+            let raw = match text {
+                Some(text) => text.get(span.clone()),
+                None => std::str::from_utf8(&line[span.clone()]).ok(),
+            };
+            let Some(raw) = raw else {
                 continue;
             };
             let iri = unescape_iri(raw);
