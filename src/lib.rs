@@ -5,8 +5,10 @@ pub mod equivalence;
 mod error;
 pub mod iri;
 mod kind;
+pub mod pairs;
 pub mod pct;
 mod policy;
+pub mod rename;
 pub mod rewrite;
 pub mod scheme;
 
