@@ -5,6 +5,7 @@ pub mod equivalence;
 mod error;
 pub mod iri;
 mod kind;
+pub mod literals;
 pub mod pairs;
 pub mod pct;
 mod policy;
