@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 #![doc(test(attr(deny(warnings))))]
 
+pub mod collapse;
 pub mod equivalence;
 mod error;
 pub mod iri;
 mod kind;
 pub mod literals;
+pub mod mapping;
 pub mod pairs;
 pub mod pct;
 mod policy;
