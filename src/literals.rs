@@ -160,9 +160,12 @@ impl Predicates {
                         .map(|local| format!("{ns}{local}"))
                 })
                 .unwrap_or_else(|| item.to_owned());
-            if crate::iri::validate(&expanded).is_err()
-                || crate::scheme::scheme_of(&expanded).is_none()
-            {
+            // An IRI of an unknown scheme is more likely a prefixed name with a typo.
+            let iri_like = expanded.contains("://")
+                || ["urn:", "info:", "tag:"]
+                    .iter()
+                    .any(|s| expanded.starts_with(s));
+            if !iri_like || crate::iri::validate(&expanded).is_err() {
                 return Err(format!(
                     "--literals: {item:?} is neither an absolute IRI nor a known prefixed name \
                      ({})",
