@@ -23,7 +23,7 @@
 //!     vec![IriMapping::OWL_SAME_AS.into()],
 //! );
 //! collector.read_graph(data.as_bytes(), RdfFormat::NTriples, None, 0)?;
-//! let equivalences = collector.finish(1000);
+//! let equivalences = collector.finish(1000, false);
 //! assert_eq!(equivalences.representative("info:fedora/demo:1"), Some("hdl:10013/abc"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -262,10 +262,11 @@ impl<'r> Collector<'r> {
         self.builder.pairs()
     }
 
-    /// The classes, those of more than `max_class` members left uncollapsed.
+    /// The classes; those of more than `max_class` members are listed, and left uncollapsed
+    /// unless `collapse_large`.
     #[must_use]
-    pub fn finish(self, max_class: usize) -> Equivalences {
-        self.builder.freeze(max_class)
+    pub fn finish(self, max_class: usize, collapse_large: bool) -> Equivalences {
+        self.builder.freeze_with(max_class, collapse_large)
     }
 }
 

@@ -289,11 +289,18 @@ impl EquivalencesBuilder {
             < (self.rank[y as usize], self.iris.get(y).as_bytes())
     }
 
-    /// Fixes the classes. A class of more than `max_class` members is not collapsed: its members
-    /// keep their own IRIs, and it is listed in [`Equivalences::large_classes`] with the
-    /// statements that joined it (use `usize::MAX` to collapse every class).
+    /// Fixes the classes. A class of more than `max_class` members is listed in
+    /// [`Equivalences::large_classes`] with the statements that joined it, and is not collapsed:
+    /// its members keep their own IRIs.
     #[must_use]
-    pub fn freeze(mut self, max_class: usize) -> Equivalences {
+    pub fn freeze(self, max_class: usize) -> Equivalences {
+        self.freeze_with(max_class, false)
+    }
+
+    /// Like [`freeze`](Self::freeze), but collapses the large classes too when `collapse_large`
+    /// (they are still listed).
+    #[must_use]
+    pub fn freeze_with(mut self, max_class: usize, collapse_large: bool) -> Equivalences {
         let n = self.parent.len();
         for id in 0..n as u32 {
             let root = self.find(id);
@@ -338,7 +345,7 @@ impl EquivalencesBuilder {
         let mut classes = 0;
         for id in 0..n {
             let root = self.parent[id];
-            if self.size[root as usize] < 2 || large_index.contains_key(&root) {
+            if self.size[root as usize] < 2 || !collapse_large && large_index.contains_key(&root) {
                 self.parent[id] = NONE;
             } else {
                 self.parent[id] = self.best[root as usize];

@@ -55,7 +55,8 @@ pub enum EquivalenceStatement<'a> {
     /// Written as `<subject> P <object>`: the representative, and the other side as it is
     /// (renamed, not collapsed), so that the statement still says which IRI was equivalent.
     Keep(&'a str, &'a str),
-    /// Both sides are one IRI and reflexive statements are dropped.
+    /// Both sides are one IRI (after canonicalization and renaming) and reflexive statements
+    /// are dropped.
     Drop,
 }
 
@@ -154,16 +155,20 @@ impl IriMapping {
             .as_ref()
             .and_then(|e| e.representative(subject))
             .unwrap_or(subject);
+        if subject == object {
+            // Reflexive: written as any other statement would be, both sides collapsed.
+            return if self.drop_reflexive {
+                EquivalenceStatement::Drop
+            } else {
+                EquivalenceStatement::Keep(representative, representative)
+            };
+        }
         let other = if object == representative {
             subject
         } else {
             object
         };
-        if other == representative && self.drop_reflexive {
-            EquivalenceStatement::Drop
-        } else {
-            EquivalenceStatement::Keep(representative, other)
-        }
+        EquivalenceStatement::Keep(representative, other)
     }
 }
 
@@ -211,6 +216,14 @@ mod tests {
         );
         assert_eq!(
             mapping(true).equivalence_statement("http://a/", "http://a/"),
+            Drop
+        );
+        assert_eq!(
+            m.equivalence_statement("http://b/", "http://b/"),
+            Keep("http://a/", "http://a/")
+        );
+        assert_eq!(
+            mapping(true).equivalence_statement("http://c/", "http://c/"),
             Drop
         );
         assert!(m.is_equivalence_predicate(IriMapping::OWL_SAME_AS));

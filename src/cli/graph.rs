@@ -21,8 +21,21 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         Ok(format) => format.or_else(|| args.output.as_deref().and_then(format_of)),
         Err(e) => return usage_error(&e),
     };
-    let (rewriter, inputs) = match build(&args.input, output_format) {
+    let (rewriter, mut inputs) = match build(&args.input, output_format) {
         Ok(built) => built,
+        Err(e) => return usage_error(&e),
+    };
+    // Issue 14: --collapse (its first pass runs here), --rename, --literals.
+    let policy = args.input.policy.policy().map_err(io::Error::other)?;
+    let configured = super::equiv::configure(
+        &args.equivalence,
+        &policy,
+        rewriter,
+        &mut inputs,
+        args.input.quiet,
+    );
+    let (rewriter, _spooled) = match configured {
+        Ok(configured) => configured,
         Err(e) => return usage_error(&e),
     };
     let rewriter = if args.dedup {
@@ -61,6 +74,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     for file in [links, map, reject].into_iter().flatten() {
         file.commit()?;
     }
+    super::equiv::print_literal_counts(&report, args.input.quiet);
     // `--report json` is asked for explicitly: `-q` silences the rest, not it.
     if !args.input.quiet || args.report.is_some() {
         print_summary(

@@ -2,6 +2,7 @@
 
 mod args;
 mod canon;
+mod equiv;
 mod files;
 mod graph;
 

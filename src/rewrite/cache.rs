@@ -1,9 +1,12 @@
 //! A small direct-mapped cache of canonicalization results: dumps repeat the same IRIs (Fedora
 //! vocabulary predicates, objects referenced from many statements), so most lookups skip the
-//! adapters. Fixed size: memory stays constant.
+//! adapters. Fixed size: memory stays constant. A cache with an [`IriMapping`] keeps the mapped
+//! IRI (renamed, collapsed), so that mapping costs nothing more per occurrence than the lookup.
 
-use crate::{Canonical, IdError, Kind, Registry};
+use crate::mapping::IriMapping;
+use crate::{Canonical, IdError, Kind, Registry, SchemeAdapter};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Slots in the cache (a power of two).
 const SLOTS: usize = 1 << 13;
@@ -33,6 +36,8 @@ pub(crate) struct Cache {
     slots: Vec<Option<Slot>>,
     /// The outcome of the last IRI too long to keep.
     long: Outcome,
+    /// The mapping applied after the adapters, and whether it collapses (else it only renames).
+    mapping: Option<(Arc<IriMapping>, bool)>,
 }
 
 impl Cache {
@@ -40,6 +45,15 @@ impl Cache {
         Self {
             slots: std::iter::repeat_with(|| None).take(SLOTS).collect(),
             long: Outcome::Unchanged,
+            mapping: None,
+        }
+    }
+
+    /// A cache whose outcomes go through `mapping`: renamed, and collapsed if `collapse`.
+    pub(crate) fn with_mapping(mapping: Option<&Arc<IriMapping>>, collapse: bool) -> Self {
+        Self {
+            mapping: mapping.map(|m| (Arc::clone(m), collapse)),
+            ..Self::new()
         }
     }
 
@@ -47,11 +61,13 @@ impl Cache {
     /// claimed IRI.
     pub(crate) fn lookup(&mut self, registry: &Registry, iri: &str) -> &Outcome {
         const UNCHANGED: &Outcome = &Outcome::Unchanged;
-        let Some(adapter) = registry.adapter_for(iri) else {
+        let adapter = registry.adapter_for(iri);
+        if adapter.is_none() && self.mapping.is_none() {
             return UNCHANGED;
-        };
+        }
+        let mapping = self.mapping.as_ref().map(|(m, collapse)| (&**m, *collapse));
         if iri.len() > MAX_LEN {
-            self.long = outcome(registry.canonicalize_by(adapter, iri), iri);
+            self.long = resolve(registry, adapter, mapping, iri);
             return &self.long;
         }
         let hash = xxhash_rust::xxh3::xxh3_64(iri.as_bytes());
@@ -60,7 +76,7 @@ impl Cache {
             .as_ref()
             .is_some_and(|s| s.hash == hash && *s.iri == *iri);
         if !hit {
-            let outcome = outcome(registry.canonicalize_by(adapter, iri), iri);
+            let outcome = resolve(registry, adapter, mapping, iri);
             *slot = Some(Slot {
                 hash,
                 iri: iri.into(),
@@ -68,6 +84,33 @@ impl Cache {
             });
         }
         slot.as_ref().map_or(UNCHANGED, |s| &s.outcome)
+    }
+}
+
+/// The outcome for `iri`: canonicalized by `adapter` (if one claims it), then mapped.
+fn resolve(
+    registry: &Registry,
+    adapter: Option<&dyn SchemeAdapter>,
+    mapping: Option<(&IriMapping, bool)>,
+    iri: &str,
+) -> Outcome {
+    let result = adapter.map(|adapter| registry.canonicalize_by(adapter, iri));
+    let Some((mapping, collapse)) = mapping else {
+        return result.map_or(Outcome::Unchanged, |result| outcome(result, iri));
+    };
+    let (canonical, kind) = match result {
+        None => (Cow::Borrowed(iri), Kind::Iri),
+        Some(Ok(c)) => (c.iri, c.kind),
+        Some(Err(error)) => return Outcome::Invalid(error),
+    };
+    let mapped = if collapse {
+        mapping.target(&canonical)
+    } else {
+        mapping.renamed(&canonical)
+    };
+    match mapped.unwrap_or(&canonical) {
+        same if same == iri => Outcome::Unchanged,
+        other => Outcome::Changed(other.into(), kind),
     }
 }
 

@@ -170,6 +170,8 @@ impl<'s, W: Write> Session<'s, W> {
         mut place: impl FnMut(&mut Self, Placement) -> Result<(), RewriteError>,
     ) -> Result<(), RewriteError> {
         self.report.count_rewritten(&found.rewritten);
+        self.report.count_literals(&found.literals);
+        self.report.reflexive_dropped += found.dropped;
         for event in found.events.drain(..) {
             match event {
                 Event::Rewritten {

@@ -3,12 +3,14 @@
 //! on every run.
 
 use super::reader::{Declarations, Span};
-use crate::rewrite::cache::Cache;
-use crate::rewrite::events::{Found, Needs, look_up};
+use crate::literals::LiteralEvent;
+use crate::mapping::EquivalenceStatement;
+use crate::rewrite::cache::{Cache, Outcome};
+use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::line::column;
 use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter};
-use oxrdf::{BlankNode, GraphName, NamedOrBlankNode, Quad, Term};
+use oxrdf::{BlankNode, GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -67,6 +69,9 @@ pub(crate) struct GraphWorker<'r> {
     rewriter: &'r Rewriter,
     needs: Needs,
     cache: Cache,
+    /// Canonicalizes and renames without collapsing: the other side of an equivalence
+    /// statement (`--collapse`).
+    uncollapsed: Cache,
     labels: BlankNodeLabels,
 }
 
@@ -75,7 +80,8 @@ impl<'r> GraphWorker<'r> {
         Self {
             rewriter,
             needs,
-            cache: Cache::new(),
+            cache: Cache::with_mapping(rewriter.mapping.as_ref(), true),
+            uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
             labels: BlankNodeLabels::default(),
         }
     }
@@ -87,26 +93,113 @@ impl<'r> GraphWorker<'r> {
             self.labels.next_input();
         }
         let (rewriter, needs, cache) = (self.rewriter, self.needs, &mut self.cache);
+        let uncollapsed = &mut self.uncollapsed;
         let (spans, text) = (&batch.spans, &batch.text);
         let mut finder = IriFinder::default();
         let quads = std::mem::take(&mut batch.quads);
+        let mut statement_lines = Vec::new();
         batch.quads = quads
             .into_iter()
             .zip(spans)
-            .map(|(quad, (first_line, range))| {
+            .filter_map(|(quad, (first_line, range))| {
                 let span = Span {
                     first_line: *first_line,
                     text: &text[range.clone()],
                 };
                 let quad = self.labels.relabel(quad);
-                map_quad(quad, &mut |iri| {
+                let sides = equivalence_sides(rewriter, uncollapsed, &quad);
+                let mapped = map_quad(quad, &mut |iri| {
                     let location = || finder.find(span, iri);
                     look_up(cache, &rewriter.registry, needs, iri, location, found)
                         .map(str::to_owned)
-                })
+                });
+                let mapped = match sides {
+                    None => mapped,
+                    Some(None) => {
+                        found.dropped += 1;
+                        return None;
+                    }
+                    Some(Some((subject, object))) => Quad {
+                        subject: subject.into(),
+                        object: object.into(),
+                        ..mapped
+                    },
+                };
+                statement_lines.push(*first_line);
+                Some(mapped)
             })
             .collect();
+        if let Some(literals) = &rewriter.literals {
+            literals.rewrite_window(
+                &rewriter.registry,
+                &mut batch.quads,
+                &mut found.literals,
+                |event| {
+                    if let LiteralEvent::Invalid {
+                        index,
+                        value,
+                        error,
+                    } = event
+                    {
+                        found.events.push(Event::Invalid {
+                            location: Location::at_line(statement_lines[index].max(1)),
+                            iri: value.into(),
+                            error,
+                        });
+                    }
+                },
+            );
+            // The links' IRIs are canonical; they are renamed and collapsed like any other, and
+            // a link of an equivalence predicate is an equivalence statement.
+            let links = batch.quads.split_off(statement_lines.len());
+            for mut link in links {
+                if let Some(sides) = equivalence_sides(rewriter, uncollapsed, &link) {
+                    let Some((subject, object)) = sides else {
+                        found.dropped += 1;
+                        continue;
+                    };
+                    (link.subject, link.object) = (subject.into(), object.into());
+                } else if let Term::NamedNode(object) = &link.object
+                    && let Outcome::Changed(target, _) =
+                        cache.lookup(&rewriter.registry, object.as_str())
+                {
+                    link.object = NamedNode::new_unchecked(&**target).into();
+                }
+                batch.quads.push(link);
+            }
+        }
     }
+}
+
+/// For a statement of an equivalence predicate between two IRIs (`--collapse`): its subject
+/// and object as written — `Some(None)` when it is dropped as reflexive; `None` for any other
+/// statement.
+fn equivalence_sides(
+    rewriter: &Rewriter,
+    uncollapsed: &mut Cache,
+    quad: &Quad,
+) -> Option<Option<(NamedNode, NamedNode)>> {
+    let mapping = rewriter.mapping.as_deref()?;
+    if !mapping.is_equivalence_predicate(quad.predicate.as_str()) {
+        return None;
+    }
+    let (NamedOrBlankNode::NamedNode(s), Term::NamedNode(o)) = (&quad.subject, &quad.object) else {
+        return None;
+    };
+    let mut side = |iri: &str| match uncollapsed.lookup(&rewriter.registry, iri) {
+        Outcome::Changed(target, _) => Some(target.to_string()),
+        Outcome::Unchanged => Some(iri.to_owned()),
+        // An invalid identifier is left as it is, and the statement with it.
+        Outcome::Invalid(_) => None,
+    };
+    let (s, o) = (side(s.as_str())?, side(o.as_str())?);
+    Some(match mapping.equivalence_statement(&s, &o) {
+        EquivalenceStatement::Keep(subject, object) => Some((
+            NamedNode::new_unchecked(subject),
+            NamedNode::new_unchecked(object),
+        )),
+        EquivalenceStatement::Drop => None,
+    })
 }
 
 /// Finds where IRIs are written out in full (`<iri>`) in the lines of a statement, in order: a
