@@ -125,7 +125,7 @@ impl<'r> GraphWorker<'r> {
                         ..mapped
                     },
                 };
-                statement_lines.push(*first_line);
+                statement_lines.push((*first_line, range.clone()));
                 Some(mapped)
             })
             .collect();
@@ -141,8 +141,13 @@ impl<'r> GraphWorker<'r> {
                         error,
                     } = event
                     {
+                        let (first_line, range) = &statement_lines[index];
+                        let span = Span {
+                            first_line: *first_line,
+                            text: &text[range.clone()],
+                        };
                         found.events.push(Event::Invalid {
-                            location: Location::at_line(statement_lines[index].max(1)),
+                            location: locate_literal(span, value),
                             iri: value.into(),
                             error,
                         });
@@ -167,6 +172,31 @@ impl<'r> GraphWorker<'r> {
                 }
                 batch.quads.push(link);
             }
+        }
+    }
+}
+
+/// Where the literal `value` is written in a statement's lines: the line and column of its
+/// first character when it is written quoted as it is, else the statement's last line.
+fn locate_literal(span: Span<'_>, value: &str) -> Location {
+    let text = span.text;
+    let lines_before = |at: usize| text[..at].iter().filter(|&&b| b == b'\n').count() as u64;
+    let quoted = ['"', '\''].map(|quote| format!("{quote}{value}{quote}"));
+    let found = quoted
+        .iter()
+        .find_map(|needle| memchr::memmem::find(text, needle.as_bytes()))
+        .map(|at| at + 1);
+    match found {
+        Some(at) => {
+            let line_start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
+            Location::new(
+                span.first_line + lines_before(at),
+                column(&text[line_start..], at - line_start),
+            )
+        }
+        None => {
+            let end = text.len() - usize::from(text.ends_with(b"\n"));
+            Location::at_line((span.first_line + lines_before(end)).max(1))
         }
     }
 }
