@@ -45,9 +45,7 @@ impl Rng {
 
 /// The cumulative distribution of class sizes 2..=largest.
 fn size_table(largest: usize) -> Vec<f64> {
-    let weights: Vec<f64> = (2..=largest)
-        .map(|k| (k as f64).powf(-EXPONENT))
-        .collect();
+    let weights: Vec<f64> = (2..=largest).map(|k| (k as f64).powf(-EXPONENT)).collect();
     let total: f64 = weights.iter().sum();
     let mut sum = 0.0;
     weights
@@ -82,6 +80,18 @@ fn iri(id: u64, out: &mut String) -> Kind {
         }
     };
     kind
+}
+
+/// CPU time (user and system) of this process so far, in seconds (Linux `/proc/self/stat`, in
+/// clock ticks of 1/100 s).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which is in parentheses): utime and stime are the
+    // 12th and 13th.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 /// Peak resident memory of this process, in bytes (Linux `VmHWM`).
@@ -172,9 +182,9 @@ fn main() {
     let child = std::env::var_os("CLOSURE_CHILD").is_some();
     if !child {
         println!(
-            "| statements | terms | classes | largest | add pairs | freeze | total | peak RSS | projected to 559 M: time, memory |"
+            "| statements | terms | classes | largest | add pairs | freeze | total wall | CPU | peak RSS | projected to 559 M: wall, CPU, memory |"
         );
-        println!("|---|---|---|---|---|---|---|---|---|");
+        println!("|---|---|---|---|---|---|---|---|---|---|");
     }
     for statements in sizes {
         // Each size in its own process, so that the peak memory is its own.
@@ -190,9 +200,10 @@ fn main() {
         let m = run(statements);
         let total = m.add_seconds + m.freeze_seconds;
         let rss = peak_rss().unwrap_or(0);
+        let cpu = cpu_seconds().unwrap_or(0.0);
         let factor = LOD_STATEMENTS / m.statements as f64;
         println!(
-            "| {} | {} | {} | {} | {:.1} s | {:.1} s | {:.1} s | {:.2} GiB | {:.0} min, {:.1} GiB |",
+            "| {} | {} | {} | {} | {:.1} s | {:.1} s | {:.1} s | {:.1} s | {:.2} GiB | {:.0} min, {:.0} min, {:.1} GiB |",
             m.statements,
             m.terms,
             m.classes,
@@ -200,8 +211,10 @@ fn main() {
             m.add_seconds,
             m.freeze_seconds,
             total,
+            cpu,
             rss as f64 / (1u64 << 30) as f64,
             total * factor / 60.0,
+            cpu * factor / 60.0,
             rss as f64 * factor / (1u64 << 30) as f64,
         );
     }

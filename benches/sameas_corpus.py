@@ -7,11 +7,9 @@ same. Deterministic.
 usage: sameas_corpus.py [--every N] < corpus.nt > corpus-sameas.nt
 """
 import argparse
-import re
 import sys
 
 SAME_AS = "<http://www.w3.org/2002/07/owl#sameAs>"
-IRI = re.compile(rb"<([^>]*)>")
 
 
 def main() -> None:
@@ -21,7 +19,7 @@ def main() -> None:
     recent: list[tuple[bytes, bytes]] = []  # (subject, another IRI) of the last 64 statements
     out = sys.stdout.buffer
     for number, line in enumerate(sys.stdin.buffer, 1):
-        iris = IRI.findall(line) if line.startswith(b"<") else []
+        iris = term_iris(line)
         if number % args.every == 0 and len(recent) >= 37:
             subject = recent[-1][0]
             other = recent[-37][1]
@@ -29,9 +27,20 @@ def main() -> None:
                 out.write(b"<" + subject + b"> " + SAME_AS.encode() + b" <" + other + b"> .\n")
                 continue
         out.write(line)
-        if len(iris) >= 2:
-            recent.append((iris[0], iris[2] if len(iris) > 2 else iris[0]))
+        if iris:
+            recent.append(iris)
             del recent[:-64]
+
+
+def term_iris(line: bytes) -> tuple[bytes, bytes] | None:
+    """The subject IRI of a statement and its object IRI (else the subject again)."""
+    parts = line.split(b" ", 2)
+    if len(parts) < 3 or not parts[0].startswith(b"<"):
+        return None
+    subject = parts[0][1:-1]
+    rest = parts[2]
+    obj = rest[1 : rest.index(b">")] if rest.startswith(b"<") else subject
+    return subject, obj
 
 
 if __name__ == "__main__":

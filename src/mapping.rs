@@ -197,35 +197,39 @@ mod tests {
     #[test]
     fn equivalence_statements_are_written_from_the_representative() {
         let m = mapping(false);
+        let dropping = mapping(true);
         use EquivalenceStatement::{Drop, Keep};
-        assert_eq!(
-            m.equivalence_statement("http://b/", "http://c/"),
-            Keep("http://a/", "http://c/")
-        );
-        assert_eq!(
-            m.equivalence_statement("http://c/", "http://a/"),
-            Keep("http://a/", "http://c/")
-        );
-        assert_eq!(
-            m.equivalence_statement("http://a/", "http://b/"),
-            Keep("http://a/", "http://b/")
-        );
-        assert_eq!(
-            m.equivalence_statement("http://a/", "http://a/"),
-            Keep("http://a/", "http://a/")
-        );
-        assert_eq!(
-            mapping(true).equivalence_statement("http://a/", "http://a/"),
-            Drop
-        );
-        assert_eq!(
-            m.equivalence_statement("http://b/", "http://b/"),
-            Keep("http://a/", "http://a/")
-        );
-        assert_eq!(
-            mapping(true).equivalence_statement("http://c/", "http://c/"),
-            Drop
-        );
+        for (mapping, (s, o), expected) in [
+            (
+                &m,
+                ("http://b/", "http://c/"),
+                Keep("http://a/", "http://c/"),
+            ),
+            (
+                &m,
+                ("http://c/", "http://a/"),
+                Keep("http://a/", "http://c/"),
+            ),
+            (
+                &m,
+                ("http://a/", "http://b/"),
+                Keep("http://a/", "http://b/"),
+            ),
+            (
+                &m,
+                ("http://a/", "http://a/"),
+                Keep("http://a/", "http://a/"),
+            ),
+            (
+                &m,
+                ("http://b/", "http://b/"),
+                Keep("http://a/", "http://a/"),
+            ),
+            (&dropping, ("http://a/", "http://a/"), Drop),
+            (&dropping, ("http://c/", "http://c/"), Drop),
+        ] {
+            assert_eq!(mapping.equivalence_statement(s, o), expected, "{s} {o}");
+        }
         assert!(m.is_equivalence_predicate(IriMapping::OWL_SAME_AS));
         assert_eq!(m.target("http://c/"), Some("http://a/"));
         assert_eq!(m.target("http://a/"), None);

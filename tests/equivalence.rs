@@ -17,8 +17,8 @@ use std::collections::BTreeSet;
 
 const SAME_AS: &str = "http://www.w3.org/2002/07/owl#sameAs";
 
-/// Both passes through the library: the classes of `input`, then the rewrite; the output and
-/// the map.
+/// Both passes through the library: the classes of `input`, then the rewrite to N-Triples (line
+/// by line from N-Triples, parsed and serialized from Turtle); the output and the map.
 fn collapse(input: &str, format: RdfFormat, threads: usize) -> (String, String) {
     let registry = Registry::default();
     let mut collector = Collector::new(
@@ -31,7 +31,8 @@ fn collapse(input: &str, format: RdfFormat, threads: usize) -> (String, String) 
         .expect("works in the test");
     let equivalences = collector.finish(1000, false);
     let rewriter = Rewriter::new(Registry::default())
-        .with_format(format)
+        .with_input_format(format)
+        .with_output_format(RdfFormat::NTriples)
         .with_threads(threads)
         .with_mapping(IriMapping::new().with_equivalences(equivalences, vec![SAME_AS.into()]));
     let (mut output, mut map) = (Vec::new(), Vec::new());
@@ -121,7 +122,7 @@ fn stars_and_chains_across_schemes_collapse_onto_the_doi() {
 fn a_statement_joining_two_large_classes_is_reported_and_refused() {
     let input = corpus(2, 600, 0, true);
     let bridge_line = input.lines().count();
-    let out = run_pidcanon(&["rewrite", "-i", "nt", "--collapse"], input.as_bytes());
+    let out = rewrite_nt(&["--collapse"], &input);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(out.stdout.is_empty(), "nothing is written");
@@ -134,37 +135,23 @@ fn a_statement_joining_two_large_classes_is_reported_and_refused() {
         "{stderr}"
     );
     // Told to, it collapses the class (and still reports it).
-    let out = run_pidcanon(
-        &[
-            "rewrite",
-            "-i",
-            "nt",
-            "--collapse",
-            "--allow-large-classes",
-            "-q",
-        ],
-        input.as_bytes(),
-    );
+    let out = rewrite_nt(&["--collapse", "--allow-large-classes", "-q"], &input);
     assert_eq!(out.status.code(), Some(0));
     let output = String::from_utf8_lossy(&out.stdout);
     assert!(output.contains(
         "<https://doi.org/10.5555/g0.0> <http://purl.org/dc/terms/title> \"star 1 member 5\""
     ));
     // Under a higher limit it is an ordinary class.
-    let out = run_pidcanon(
-        &[
-            "rewrite",
-            "-i",
-            "nt",
-            "--collapse",
-            "--max-class",
-            "1200",
-            "-q",
-        ],
-        input.as_bytes(),
-    );
+    let out = rewrite_nt(&["--collapse", "--max-class", "1200", "-q"], &input);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty());
+}
+
+/// `pidcanon rewrite -i nt ARGS…` on `input`.
+fn rewrite_nt(args: &[&str], input: &str) -> std::process::Output {
+    let mut all = vec!["rewrite", "-i", "nt"];
+    all.extend_from_slice(args);
+    run_pidcanon(&all, input.as_bytes())
 }
 
 #[test]
@@ -179,18 +166,16 @@ fn rename_tables_rename_everywhere_and_refuse_chains_before_writing() {
     let map = dir.path().join("map.tsv");
     let input = "<info:fedora/demo:1> <info:fedora/fedora-system:def/relations-external#isMemberOf> <info:fedora/test:collectionPid> .\n\
                  <info:fedora/test:collectionPid> <http://purl.org/dc/terms/title> \"C\" .\n";
-    let out = run_pidcanon(
+    let table_path = table.to_str().expect("a UTF-8 path");
+    let out = rewrite_nt(
         &[
-            "rewrite",
-            "-i",
-            "nt",
             "-q",
             "--rename",
-            table.to_str().expect("works in the test"),
+            table_path,
             "--map",
-            map.to_str().expect("works in the test"),
+            map.to_str().expect("a UTF-8 path"),
         ],
-        input.as_bytes(),
+        input,
     );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
@@ -208,17 +193,14 @@ fn rename_tables_rename_everywhere_and_refuse_chains_before_writing() {
     )
     .expect("works in the test");
     let output = dir.path().join("out.nt");
-    let out = run_pidcanon(
+    let out = rewrite_nt(
         &[
-            "rewrite",
-            "-i",
-            "nt",
             "--rename",
-            table.to_str().expect("works in the test"),
+            table_path,
             "-o",
-            output.to_str().expect("works in the test"),
+            output.to_str().expect("a UTF-8 path"),
         ],
-        input.as_bytes(),
+        input,
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
@@ -351,7 +333,7 @@ proptest! {
         prop_assert_eq!(sorted_lines(&one), sorted_lines(&other_order));
         prop_assert_eq!(sorted_lines(&map), sorted_lines(&other_map));
         // The graph pipeline (Turtle in, N-Triples out) agrees.
-        let graph = collapse_turtle(&input);
+        let (graph, _) = collapse(&input, RdfFormat::Turtle, 1);
         prop_assert_eq!(sorted_lines(&one), sorted_lines(&graph));
     }
 
@@ -370,31 +352,4 @@ proptest! {
             prop_assert!(kept.contains(&iri) || mapped.contains(&iri), "{} is lost", iri);
         }
     }
-}
-
-/// The same rewrite read as Turtle and written as N-Triples: the graph pipeline.
-fn collapse_turtle(input: &str) -> String {
-    let registry = Registry::default();
-    let mut collector = Collector::new(
-        &registry,
-        EquivalencesBuilder::new(RepresentativeOrder::default()),
-        vec![SAME_AS.into()],
-    );
-    collector
-        .read_graph(input.as_bytes(), RdfFormat::Turtle, None, 0)
-        .expect("works in the test");
-    let rewriter = Rewriter::new(Registry::default())
-        .with_input_format(RdfFormat::Turtle)
-        .with_output_format(RdfFormat::NTriples)
-        .with_mapping(
-            IriMapping::new()
-                .with_equivalences(collector.finish(1000, false), vec![SAME_AS.into()]),
-        );
-    let mut output = Vec::new();
-    let mut session = rewriter.session(&mut output);
-    session
-        .rewrite(input.as_bytes())
-        .expect("works in the test");
-    session.finish().expect("works in the test");
-    String::from_utf8(output).expect("works in the test")
 }
