@@ -61,7 +61,7 @@ fn size_table(largest: usize) -> Vec<f64> {
 fn iri(id: u64, out: &mut String) -> Kind {
     out.clear();
     let h = xxhash_rust::xxh3::xxh3_64(&id.to_le_bytes());
-    let kind = match id % 4 {
+    match id % 4 {
         0 => {
             let _ = write!(out, "https://doi.org/10.{}/{h:016x}", 1000 + id % 9000);
             Kind::Doi
@@ -78,8 +78,7 @@ fn iri(id: u64, out: &mut String) -> Kind {
             let _ = write!(out, "http://dbpedia.example.org/resource/E_{h:016x}");
             Kind::Iri
         }
-    };
-    kind
+    }
 }
 
 /// CPU time (user and system) of this process so far, in seconds (Linux `/proc/self/stat`, in
