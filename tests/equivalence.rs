@@ -393,7 +393,10 @@ fn the_real_corpus_collapses_without_loss() {
         session.rewrite(input.as_bytes()).expect("it rewrites");
         let report = session.finish().expect("it finishes");
         assert_eq!(report.statements_read, report.statements_written);
-        (String::from_utf8(output).expect("UTF-8"), report.statements_read)
+        (
+            String::from_utf8(output).expect("UTF-8"),
+            report.statements_read,
+        )
     };
     for file in files {
         let input = std::fs::read_to_string(&file).expect("readable");
@@ -404,6 +407,11 @@ fn the_real_corpus_collapses_without_loss() {
             .unwrap_or_else(|e| panic!("{}: the output does not parse: {e}", file.display()));
         assert_eq!(parsed.len() as u64, statements, "{}", file.display());
         let (twice, _) = run(&once);
-        assert_eq!(sorted_lines(&once), sorted_lines(&twice), "{}", file.display());
+        assert_eq!(
+            sorted_lines(&once),
+            sorted_lines(&twice),
+            "{}",
+            file.display()
+        );
     }
 }
