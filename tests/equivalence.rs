@@ -10,8 +10,9 @@ use common::run_pidcanon;
 use pidcanon::Registry;
 use pidcanon::collapse::Collector;
 use pidcanon::equivalence::{EquivalencesBuilder, RepresentativeOrder};
+use pidcanon::literals::LiteralRewriter;
 use pidcanon::mapping::IriMapping;
-use pidcanon::rewrite::{RdfFormat, Rewriter};
+use pidcanon::rewrite::{RdfFormat, Report, Rewriter};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -20,6 +21,17 @@ const SAME_AS: &str = "http://www.w3.org/2002/07/owl#sameAs";
 /// Both passes through the library: the classes of `input`, then the rewrite to N-Triples (line
 /// by line from N-Triples, parsed and serialized from Turtle); the output and the map.
 fn collapse(input: &str, format: RdfFormat, threads: usize) -> (String, String) {
+    let (output, map, _) = collapse_with(input, format, threads, None);
+    (output, map)
+}
+
+/// [`collapse`], with identifier literals rewritten by `literals` too; also the report.
+fn collapse_with(
+    input: &str,
+    format: RdfFormat,
+    threads: usize,
+    literals: Option<LiteralRewriter>,
+) -> (String, String, Report) {
     let registry = Registry::default();
     let mut collector = Collector::new(
         &registry,
@@ -28,22 +40,26 @@ fn collapse(input: &str, format: RdfFormat, threads: usize) -> (String, String) 
     );
     collector
         .read_graph(input.as_bytes(), format, None, 0)
-        .expect("works in the test");
+        .expect("the first pass reads the input");
     let equivalences = collector.finish(1000, false);
-    let rewriter = Rewriter::new(Registry::default())
+    let mut rewriter = Rewriter::new(Registry::default())
         .with_input_format(format)
         .with_output_format(RdfFormat::NTriples)
         .with_threads(threads)
         .with_mapping(IriMapping::new().with_equivalences(equivalences, vec![SAME_AS.into()]));
+    if let Some(literals) = literals {
+        rewriter = rewriter.with_literals(literals);
+    }
     let (mut output, mut map) = (Vec::new(), Vec::new());
     let mut session = rewriter.session(&mut output).with_map(&mut map);
     session
         .rewrite(input.as_bytes())
-        .expect("works in the test");
-    session.finish().expect("works in the test");
+        .expect("the input rewrites");
+    let report = session.finish().expect("the rewrite finishes");
     (
-        String::from_utf8(output).expect("works in the test"),
-        String::from_utf8(map).expect("works in the test"),
+        String::from_utf8(output).expect("N-Triples are UTF-8"),
+        String::from_utf8(map).expect("the map is UTF-8"),
+        report,
     )
 }
 
@@ -372,31 +388,10 @@ fn the_real_corpus_collapses_without_loss() {
     }
     assert!(!files.is_empty(), "no N-Triples in fixtures/real");
     let run = |input: &str| -> (String, u64) {
-        let registry = Registry::default();
-        let mut collector = Collector::new(
-            &registry,
-            EquivalencesBuilder::new(RepresentativeOrder::default()),
-            vec![SAME_AS.into()],
-        );
-        collector
-            .read_graph(input.as_bytes(), RdfFormat::NTriples, None, 0)
-            .expect("the first pass reads it");
-        let rewriter = Rewriter::new(Registry::default())
-            .with_format(RdfFormat::NTriples)
-            .with_mapping(
-                IriMapping::new()
-                    .with_equivalences(collector.finish(1000, false), vec![SAME_AS.into()]),
-            )
-            .with_literals(pidcanon::literals::LiteralRewriter::new(Default::default()));
-        let mut output = Vec::new();
-        let mut session = rewriter.session(&mut output);
-        session.rewrite(input.as_bytes()).expect("it rewrites");
-        let report = session.finish().expect("it finishes");
+        let literals = LiteralRewriter::new(Default::default());
+        let (output, _, report) = collapse_with(input, RdfFormat::NTriples, 1, Some(literals));
         assert_eq!(report.statements_read, report.statements_written);
-        (
-            String::from_utf8(output).expect("UTF-8"),
-            report.statements_read,
-        )
+        (output, report.statements_read)
     };
     for file in files {
         let input = std::fs::read_to_string(&file).expect("readable");
