@@ -19,7 +19,8 @@ pub(crate) enum Command {
     Canon(CanonArgs),
     /// Rewrite RDF so that every spelling of an identifier becomes its canonical IRI.
     Rewrite(RewriteArgs),
-    /// List the identifiers of RDF files that are not canonical or invalid; exit 1 if any.
+    /// List every identifier of RDF files that is not canonical or invalid (and, with --lenient,
+    /// every syntax error), then a summary; exit 1 if anything was found.
     Check(CheckArgs),
 }
 
@@ -32,9 +33,18 @@ pub(crate) struct GraphInput {
     /// extension; N-Quads (which includes N-Triples) for stdin].
     #[arg(short = 'i', long = "input-format", value_name = "FORMAT")]
     pub(crate) input_format: Option<String>,
-    /// Base IRI for relative IRIs in Turtle, TriG and RDF/XML input.
+    /// Base IRI for relative IRIs in Turtle, TriG and RDF/XML input [default: a single input
+    /// file's own file:// URL, as riot and rapper do; stdin and several files have none].
     #[arg(long, value_name = "IRI")]
     pub(crate) base: Option<String>,
+    #[command(flatten)]
+    pub(crate) policy: PolicyArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RewriteArgs {
+    #[command(flatten)]
+    pub(crate) input: GraphInput,
     /// Go on after syntax errors: a bad N-Triples/N-Quads line is passed through (or written to
     /// --reject), a bad Turtle/TriG statement skipped; each is reported.
     #[arg(long, conflicts_with = "strict")]
@@ -45,15 +55,9 @@ pub(crate) struct GraphInput {
     /// No diagnostics, no summary, no progress bar.
     #[arg(short, long)]
     pub(crate) quiet: bool,
-    #[command(flatten)]
-    pub(crate) policy: PolicyArgs,
-}
-
-#[derive(Debug, Args)]
-pub(crate) struct RewriteArgs {
-    #[command(flatten)]
-    pub(crate) input: GraphInput,
-    /// Write to FILE (through a temporary file renamed at the end) instead of stdout.
+    /// Write to FILE instead of stdout: a regular file through a temporary file renamed over it
+    /// at the end, anything else (FIFO, device) straight; compressed by its extension (.gz,
+    /// .bz2, .zst).
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
     /// Output format [default: from -o's extension, else the input format].
@@ -75,6 +79,10 @@ pub(crate) struct RewriteArgs {
     /// output is the same whatever the number.
     #[arg(long, value_name = "N")]
     pub(crate) threads: Option<usize>,
+    /// Leave the graphs of trusty (signed) nanopublications as they are: rewriting an IRI in one
+    /// invalidates it. Without it, such a rewrite is reported as a warning.
+    #[arg(long)]
+    pub(crate) keep_signed: bool,
     /// Print the summary as JSON (on stderr; also with -q).
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     pub(crate) report: Option<String>,
@@ -86,6 +94,17 @@ pub(crate) struct RewriteArgs {
 pub(crate) struct CheckArgs {
     #[command(flatten)]
     pub(crate) input: GraphInput,
+    /// Go on after syntax errors, listing each as a finding, instead of stopping at the first
+    /// (exit 2).
+    #[arg(long)]
+    pub(crate) lenient: bool,
+    /// List nothing: the exit status alone tells (0 nothing found, 1 findings).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+    /// List the findings as JSON Lines on stdout, one object per finding and the summary last
+    /// (also with -q).
+    #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
+    pub(crate) report: Option<String>,
 }
 
 /// Identifier schemes that `--scheme` can name, for bare forms.
@@ -120,7 +139,9 @@ pub(crate) struct CanonArgs {
     /// (a PID without `info:fedora/`, a handle without `hdl:`).
     #[arg(long, value_enum)]
     pub(crate) scheme: Option<SchemeName>,
-    /// Print `input<TAB>result<TAB>kind<TAB>message` for every input, result `INVALID` on error.
+    /// Print exactly one line `input<TAB>result<TAB>kind<TAB>message` per input, result
+    /// `INVALID` on error; in input and message a backslash, tab, line feed and carriage return
+    /// are written `\\`, `\t`, `\n`, `\r`, and a byte that is not UTF-8 `\xHH`.
     #[arg(long)]
     pub(crate) tsv: bool,
     #[command(flatten)]

@@ -180,14 +180,17 @@ fn collect(
         collector = collector.with_literal_links(literals);
     }
     for (source, input) in inputs.iter().enumerate() {
-        let Some(path) = &input.path else {
-            return Err("stdin was not spooled".into());
-        };
+        // Decompressed as the rewrite reads it; relative IRIs against the same base.
+        let (reader, _) = input.open(true).map_err(|e| e.to_string())?;
+        let base = rewriter
+            .base_iri()
+            .map(str::to_owned)
+            .or_else(|| input.base_iri());
         collector
             .read_graph(
-                open(path)?,
+                reader,
                 rewriter.input_format(),
-                rewriter.base_iri(),
+                base.as_deref(),
                 source as u32,
             )
             .map_err(|e| format!("{}: {e}", input.name))?;

@@ -21,6 +21,7 @@ pub struct Rewriter {
     pub(crate) fail_on_invalid: bool,
     pub(crate) skip_syntax_errors: bool,
     pub(crate) drop_duplicates: bool,
+    pub(crate) keep_signed: bool,
     pub(crate) threads: usize,
     /// Renames and equivalences applied after canonicalization (`--rename`, `--collapse`).
     pub(crate) mapping: Option<Arc<IriMapping>>,
@@ -40,6 +41,7 @@ impl Rewriter {
             fail_on_invalid: false,
             skip_syntax_errors: false,
             drop_duplicates: false,
+            keep_signed: false,
             threads: 1,
             mapping: None,
             literals: None,
@@ -100,6 +102,16 @@ impl Rewriter {
         self
     }
 
+    /// Leaves the statements of trusty (and so signed) nanopublications as they are: their IRIs
+    /// are fixed by a hash of their content, and rewriting one invalidates them. Without it, a
+    /// rewrite inside one is reported as a warning. N-Quads are then parsed and serialized
+    /// rather than rewritten line by line.
+    #[must_use]
+    pub fn keep_signed(mut self) -> Self {
+        self.keep_signed = true;
+        self
+    }
+
     /// Rewrites on `threads` threads (1 by default): N-Triples / N-Quads chunk by chunk, other
     /// formats with parsing and serializing on separate threads. The output is the same whatever
     /// the number.
@@ -147,6 +159,7 @@ impl Rewriter {
     /// Whether output lines are input lines with IRIs spliced in.
     pub(crate) fn line_based(&self) -> bool {
         self.literals.is_none()
+            && !self.keep_signed
             && matches!(
                 (self.input_format, self.output_format),
                 (RdfFormat::NTriples, RdfFormat::NTriples | RdfFormat::NQuads)

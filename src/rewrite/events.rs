@@ -29,6 +29,8 @@ pub(crate) enum Event {
         line: Vec<u8>,
         at: usize,
     },
+    /// Something worth a word that is not an error.
+    Warning { location: Location, message: String },
     /// A statement's fingerprint and its bytes in the worker's output, for `--dedup`.
     Statement {
         fingerprint: Fingerprint,
@@ -46,6 +48,8 @@ pub(crate) struct Found {
     pub(crate) dropped: u64,
     /// Identifier literals, per predicate.
     pub(crate) literals: crate::literals::LiteralStats,
+    /// Statements of trusty nanopublications left as they are.
+    pub(crate) signed_statements_kept: u64,
 }
 
 impl Found {
@@ -54,6 +58,7 @@ impl Found {
         self.rewritten.clear();
         self.dropped = 0;
         self.literals.clear();
+        self.signed_statements_kept = 0;
     }
 }
 

@@ -159,6 +159,9 @@ pub struct Report {
     pub syntax_errors: u64,
     /// N-Triples / N-Quads lines that do not parse, written to the output unchanged.
     pub lines_passed_through: u64,
+    /// Statements of trusty nanopublications left as they are
+    /// ([`keep_signed`](super::Rewriter::keep_signed)).
+    pub signed_statements_kept: u64,
     /// Bytes of input read.
     pub bytes_read: u64,
     /// Equivalence statements dropped because both sides became one IRI

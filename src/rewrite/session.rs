@@ -35,9 +35,11 @@ pub struct Session<'s, W: Write> {
     rejects: Option<Box<dyn Write + 's>>,
     /// Originals already written to the links and map.
     recorded: HashSet<Box<str>>,
+    /// Warnings already given (each is given once).
+    warned: HashSet<String>,
     pub(crate) report: Report,
-    /// Whether an input has been started (a byte-order mark is kept only before the first).
-    started: bool,
+    /// The inputs started so far (a byte-order mark is kept only in the first).
+    pub(crate) inputs: u64,
 }
 
 impl<W: Write> fmt::Debug for Session<'_, W> {
@@ -75,8 +77,9 @@ impl<'s, W: Write> Session<'s, W> {
             map: None,
             rejects: None,
             recorded: HashSet::new(),
+            warned: HashSet::new(),
             report: Report::default(),
-            started: false,
+            inputs: 0,
         }
     }
 
@@ -124,11 +127,11 @@ impl<'s, W: Write> Session<'s, W> {
         };
         if input.fill_buf()?.starts_with(BYTE_ORDER_MARK) {
             input.consume(BYTE_ORDER_MARK.len());
-            if let (Output::Lines { writer, .. }, false) = (&mut self.output, self.started) {
+            if let (Output::Lines { writer, .. }, 0) = (&mut self.output, self.inputs) {
                 writer.write_all(BYTE_ORDER_MARK)?;
             }
         }
-        self.started = true;
+        self.inputs += 1;
         let result = match self.output {
             Output::Lines { .. } => super::line::rewrite(self, &mut input),
             Output::Graph(_) => graph::rewrite(self, &mut input),
@@ -172,6 +175,7 @@ impl<'s, W: Write> Session<'s, W> {
         self.report.count_rewritten(&found.rewritten);
         self.report.count_literals(&found.literals);
         self.report.reflexive_dropped += found.dropped;
+        self.report.signed_statements_kept += found.signed_statements_kept;
         for event in found.events.drain(..) {
             match event {
                 Event::Rewritten {
@@ -201,6 +205,13 @@ impl<'s, W: Write> Session<'s, W> {
                         SyntaxError::new(error.location().after(lines_before), error.message());
                     if self.syntax_error(error, &line)? == Recovery::PassedThrough {
                         place(self, Placement::PassThrough(line, at))?;
+                    }
+                }
+                Event::Warning { location, message } => {
+                    if !self.warned.contains(&message) {
+                        self.observer
+                            .warning(location.after(lines_before), &message);
+                        self.warned.insert(message);
                     }
                 }
                 Event::Statement {

@@ -70,8 +70,8 @@ pub(crate) fn rewrite<W: Write>(
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
     let reader = Reader::new(rewriter.input_format, rewriter.base_iri.as_deref());
-    let mut worker = GraphWorker::new(rewriter, session.needs());
-    let mut batch = GraphBatch::first_of_input();
+    let mut worker = GraphWorker::new(rewriter, session.needs(), session.inputs);
+    let mut batch = GraphBatch::default();
     let Some(mut sink) = graph_output(session).sink.take() else {
         unreachable!("the sink is back after every rewrite")
     };

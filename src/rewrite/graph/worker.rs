@@ -8,6 +8,7 @@ use crate::mapping::EquivalenceStatement;
 use crate::rewrite::cache::{Cache, Outcome};
 use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::line::column;
+use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter};
 use oxrdf::{BlankNode, GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
@@ -24,21 +25,11 @@ pub(crate) struct GraphBatch {
     /// Per statement: the number of the first line it spans and their range in `text`.
     spans: Vec<(u64, Range<usize>)>,
     text: Vec<u8>,
-    /// The first batch of a new input: blank node labels start again.
-    pub(crate) new_input: bool,
 }
 
 impl GraphBatch {
     /// The number of statements a batch holds before it is mapped.
     pub(crate) const SIZE: usize = 4096;
-
-    /// An empty batch, the first of an input.
-    pub(crate) fn first_of_input() -> Self {
-        Self {
-            new_input: true,
-            ..Self::default()
-        }
-    }
 
     pub(crate) fn push(&mut self, quad: Quad, span: Span<'_>) {
         let same = self.spans.last().is_some_and(|(first, range)| {
@@ -60,11 +51,10 @@ impl GraphBatch {
         self.quads.clear();
         self.spans.clear();
         self.text.clear();
-        self.new_input = false;
     }
 }
 
-/// Canonicalizes the statements of graph batches; one per rewrite, with its own cache.
+/// Canonicalizes the statements of graph batches; one per input, with its own cache.
 pub(crate) struct GraphWorker<'r> {
     rewriter: &'r Rewriter,
     needs: Needs,
@@ -76,22 +66,20 @@ pub(crate) struct GraphWorker<'r> {
 }
 
 impl<'r> GraphWorker<'r> {
-    pub(crate) fn new(rewriter: &'r Rewriter, needs: Needs) -> Self {
+    /// The worker of the session's input number `input`.
+    pub(crate) fn new(rewriter: &'r Rewriter, needs: Needs, input: u64) -> Self {
         Self {
             rewriter,
             needs,
             cache: Cache::with_mapping(rewriter.mapping.as_ref(), true),
             uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
-            labels: BlankNodeLabels::default(),
+            labels: BlankNodeLabels::for_input(input),
         }
     }
 
     /// Canonicalizes the statements of `batch`; what is found goes to `found`.
     pub(crate) fn map(&mut self, batch: &mut GraphBatch, found: &mut Found) {
         found.clear();
-        if batch.new_input {
-            self.labels.next_input();
-        }
         let (rewriter, needs, cache) = (self.rewriter, self.needs, &mut self.cache);
         let uncollapsed = &mut self.uncollapsed;
         let (spans, text) = (&batch.spans, &batch.text);
@@ -107,12 +95,26 @@ impl<'r> GraphWorker<'r> {
                     text: &text[range.clone()],
                 };
                 let quad = self.labels.relabel(quad);
+                let protected = is_protected(&quad.graph_name);
+                if protected && rewriter.keep_signed {
+                    found.signed_statements_kept += 1;
+                    statement_lines.push((*first_line, range.clone()));
+                    return Some(quad);
+                }
                 let sides = equivalence_sides(rewriter, uncollapsed, &quad);
+                let mut changed = false;
                 let mapped = map_quad(quad, &mut |iri| {
                     let location = || finder.find(span, iri);
-                    look_up(cache, &rewriter.registry, needs, iri, location, found)
-                        .map(str::to_owned)
+                    let canonical = look_up(cache, &rewriter.registry, needs, iri, location, found);
+                    changed |= canonical.is_some();
+                    canonical.map(str::to_owned)
                 });
+                if protected && changed {
+                    found.events.push(Event::Warning {
+                        location: Location::at_line(*first_line),
+                        message: rewrite_warning(&mapped.graph_name),
+                    });
+                }
                 let mapped = match sides {
                     None => mapped,
                     Some(None) => {
@@ -289,11 +291,11 @@ struct BlankNodeLabels {
 const GENERATION: usize = 1 << 16;
 
 impl BlankNodeLabels {
-    fn next_input(&mut self) {
-        self.input += 1;
-        self.counter = 0;
-        self.recent.clear();
-        self.older.clear();
+    fn for_input(input: u64) -> Self {
+        Self {
+            input,
+            ..Self::default()
+        }
     }
 
     fn relabel(&mut self, quad: Quad) -> Quad {
