@@ -1,11 +1,17 @@
 #![doc = include_str!("../README.md")]
 #![doc(test(attr(deny(warnings))))]
 
+pub mod collapse;
+pub mod equivalence;
 mod error;
 pub mod iri;
 mod kind;
+pub mod literals;
+pub mod mapping;
+pub mod pairs;
 pub mod pct;
 mod policy;
+pub mod rename;
 pub mod rewrite;
 pub mod scheme;
 

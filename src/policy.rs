@@ -35,6 +35,12 @@ pub struct Policy {
     pub handle_form: HandleForm,
     /// How a DOI is written (default: `https://doi.org/…`).
     pub doi_form: DoiForm,
+    /// Which member represents an equivalence class (`--collapse`): kind names in order of
+    /// preference, then byte order (default, when empty: `["doi", "handle", "fedora-object"]`;
+    /// see `docs/equivalence.md`).
+    pub representative_order: Vec<String>,
+    /// How DOIs written as literals are cased (`--literals`; default: `preserve`).
+    pub doi_literal_case: crate::literals::DoiCase,
 }
 
 /// Whether POIs and OAI identifiers are merged onto one form (POI spec §4).

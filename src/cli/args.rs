@@ -86,6 +86,8 @@ pub(crate) struct RewriteArgs {
     /// Print the summary as JSON (on stderr; also with -q).
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     pub(crate) report: Option<String>,
+    #[command(flatten)]
+    pub(crate) equivalence: Box<super::equiv::EquivalenceArgs>,
 }
 
 #[derive(Debug, Args)]

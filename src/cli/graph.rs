@@ -27,13 +27,26 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         fail_on_invalid: args.strict,
         skip_syntax_errors: args.lenient,
     };
-    let (rewriter, inputs, hints) = match build(&args.input, mode, output_format) {
+    let (rewriter, mut inputs, hints) = match build(&args.input, mode, output_format) {
         Ok(built) => built,
         Err(e) => return usage_error(&e),
     };
     if let Some(warning) = contradiction(args) {
         writeln!(io::stderr(), "pidcanon: warning: {warning}")?;
     }
+    // Issue 14: --collapse (its first pass runs here), --rename, --literals.
+    let policy = args.input.policy.policy().map_err(io::Error::other)?;
+    let configured = super::equiv::configure(
+        &args.equivalence,
+        &policy,
+        rewriter,
+        &mut inputs,
+        args.quiet,
+    );
+    let (rewriter, _spooled) = match configured {
+        Ok(configured) => configured,
+        Err(e) => return usage_error(&e),
+    };
     let rewriter = if args.dedup {
         rewriter.drop_duplicates()
     } else {
@@ -73,6 +86,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     outputs.commit(writers)?;
+    super::equiv::print_literal_counts(&report, args.quiet);
     // `--report json` is asked for explicitly: `-q` silences the rest, not it.
     if !args.quiet || args.report.is_some() {
         print_summary(

@@ -4,6 +4,7 @@ mod args;
 mod canon;
 mod check;
 mod compress;
+mod equiv;
 mod files;
 mod graph;
 mod output;

@@ -2,10 +2,13 @@
 
 use super::terms::map_quad;
 use super::{Location, RdfFormat, RewriteError, Session};
+use crate::literals::LiteralRewriter;
+use crate::mapping::IriMapping;
 use crate::{Canonical, IdError, Registry};
 use oxrdf::{Quad, QuadRef};
 use std::borrow::Cow;
 use std::io::Write;
+use std::sync::Arc;
 
 /// How to rewrite: formats, base IRI, the adapters, and what to do with bad input. Options are
 /// set in the builder style of `oxttl`'s parsers; [`session`](Rewriter::session) starts a rewrite.
@@ -20,6 +23,10 @@ pub struct Rewriter {
     pub(crate) drop_duplicates: bool,
     pub(crate) keep_signed: bool,
     pub(crate) threads: usize,
+    /// Renames and equivalences applied after canonicalization (`--rename`, `--collapse`).
+    pub(crate) mapping: Option<Arc<IriMapping>>,
+    /// Identifier literals (`--literals`).
+    pub(crate) literals: Option<Arc<LiteralRewriter>>,
 }
 
 impl Rewriter {
@@ -36,6 +43,8 @@ impl Rewriter {
             drop_duplicates: false,
             keep_signed: false,
             threads: 1,
+            mapping: None,
+            literals: None,
         }
     }
 
@@ -112,6 +121,35 @@ impl Rewriter {
         self
     }
 
+    /// Maps every canonical IRI through `mapping` (renames, then equivalence classes); the
+    /// statements of its equivalence predicates are written from their class's representative.
+    /// Each IRI so changed is told and recorded as a rewrite.
+    #[must_use]
+    pub fn with_mapping(mut self, mapping: IriMapping) -> Self {
+        self.mapping = Some(Arc::new(mapping));
+        self
+    }
+
+    /// Rewrites identifier literals with `literals`. N-Triples and N-Quads are then parsed and
+    /// serialized like the other formats, in batches that are the literal rewriter's windows.
+    #[must_use]
+    pub fn with_literals(mut self, literals: LiteralRewriter) -> Self {
+        self.literals = Some(Arc::new(literals));
+        self
+    }
+
+    /// The format read.
+    #[must_use]
+    pub fn input_format(&self) -> RdfFormat {
+        self.input_format
+    }
+
+    /// The base IRI of relative IRIs, if one was given.
+    #[must_use]
+    pub fn base_iri(&self) -> Option<&str> {
+        self.base_iri.as_deref()
+    }
+
     /// The adapters.
     #[must_use]
     pub fn registry(&self) -> &Registry {
@@ -120,7 +158,8 @@ impl Rewriter {
 
     /// Whether output lines are input lines with IRIs spliced in.
     pub(crate) fn line_based(&self) -> bool {
-        !self.keep_signed
+        self.literals.is_none()
+            && !self.keep_signed
             && matches!(
                 (self.input_format, self.output_format),
                 (RdfFormat::NTriples, RdfFormat::NTriples | RdfFormat::NQuads)

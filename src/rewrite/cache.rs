@@ -1,9 +1,12 @@
 //! A small direct-mapped cache of canonicalization results: dumps repeat the same IRIs (Fedora
 //! vocabulary predicates, objects referenced from many statements), so most lookups skip the
-//! adapters. Fixed size: memory stays constant.
+//! adapters. Fixed size: memory stays constant. A cache with an [`IriMapping`] keeps the mapped
+//! IRI (renamed, collapsed), so that mapping costs nothing more per occurrence than the lookup.
 
+use crate::mapping::IriMapping;
 use crate::{Canonical, IdError, Kind, Registry};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Slots in the cache (a power of two).
 const SLOTS: usize = 1 << 13;
@@ -35,6 +38,8 @@ pub(crate) struct Cache {
     slots: Vec<Slot>,
     /// The outcome of the last IRI too long to keep.
     long: Outcome,
+    /// The mapping applied after the adapters, and whether it collapses (else it only renames).
+    mapping: Option<(Arc<IriMapping>, bool)>,
 }
 
 impl Cache {
@@ -48,6 +53,15 @@ impl Cache {
             .take(SLOTS)
             .collect(),
             long: Outcome::Unchanged,
+            mapping: None,
+        }
+    }
+
+    /// A cache whose outcomes go through `mapping`: renamed, and collapsed if `collapse`.
+    pub(crate) fn with_mapping(mapping: Option<&Arc<IriMapping>>, collapse: bool) -> Self {
+        Self {
+            mapping: mapping.map(|m| (Arc::clone(m), collapse)),
+            ..Self::new()
         }
     }
 
@@ -55,14 +69,15 @@ impl Cache {
     /// every IRI: a hit costs one hash and one comparison, less than finding out whether an
     /// adapter claims the IRI.
     pub(crate) fn lookup(&mut self, registry: &Registry, iri: &str) -> &Outcome {
+        let mapping = self.mapping.as_ref().map(|(m, collapse)| (&**m, *collapse));
         if iri.len() > MAX_LEN {
-            self.long = outcome(registry, iri);
+            self.long = resolve(registry, mapping, iri);
             return &self.long;
         }
         let hash = xxhash_rust::xxh3::xxh3_64(iri.as_bytes());
         let slot = &mut self.slots[(hash as usize) & (SLOTS - 1)];
         if slot.hash != hash || slot.iri != iri {
-            slot.outcome = outcome(registry, iri);
+            slot.outcome = resolve(registry, mapping, iri);
             slot.hash = hash;
             slot.iri.clear();
             slot.iri.push_str(iri);
@@ -71,15 +86,31 @@ impl Cache {
     }
 }
 
-/// What the adapters say of `iri`.
-fn outcome(registry: &Registry, iri: &str) -> Outcome {
-    match registry.adapter_for(iri) {
-        Some(adapter) => outcome_of(registry.canonicalize_by(adapter, iri), iri),
-        None => Outcome::Unchanged,
+/// The outcome for `iri`: canonicalized by the adapter that claims it (if one does), then mapped.
+fn resolve(registry: &Registry, mapping: Option<(&IriMapping, bool)>, iri: &str) -> Outcome {
+    let result = registry
+        .adapter_for(iri)
+        .map(|adapter| registry.canonicalize_by(adapter, iri));
+    let Some((mapping, collapse)) = mapping else {
+        return result.map_or(Outcome::Unchanged, |result| outcome(result, iri));
+    };
+    let (canonical, kind) = match result {
+        None => (Cow::Borrowed(iri), Kind::Iri),
+        Some(Ok(c)) => (c.iri, c.kind),
+        Some(Err(error)) => return Outcome::Invalid(error),
+    };
+    let mapped = if collapse {
+        mapping.target(&canonical)
+    } else {
+        mapping.renamed(&canonical)
+    };
+    match mapped.unwrap_or(&canonical) {
+        same if same == iri => Outcome::Unchanged,
+        other => Outcome::Changed(other.into(), kind),
     }
 }
 
-fn outcome_of(result: Result<Canonical<'_>, IdError>, iri: &str) -> Outcome {
+fn outcome(result: Result<Canonical<'_>, IdError>, iri: &str) -> Outcome {
     match result {
         Ok(Canonical {
             iri: Cow::Borrowed(_),

@@ -44,6 +44,10 @@ pub(crate) struct Found {
     pub(crate) events: Vec<Event>,
     /// IRI occurrences rewritten, per kind (counted whether or not each is an event).
     pub(crate) rewritten: BTreeMap<Kind, u64>,
+    /// Reflexive equivalence statements dropped.
+    pub(crate) dropped: u64,
+    /// Identifier literals, per predicate.
+    pub(crate) literals: crate::literals::LiteralStats,
     /// Statements of trusty nanopublications left as they are.
     pub(crate) signed_statements_kept: u64,
 }
@@ -52,6 +56,8 @@ impl Found {
     pub(crate) fn clear(&mut self) {
         self.events.clear();
         self.rewritten.clear();
+        self.dropped = 0;
+        self.literals.clear();
         self.signed_statements_kept = 0;
     }
 }

@@ -164,6 +164,12 @@ pub struct Report {
     pub signed_statements_kept: u64,
     /// Bytes of input read.
     pub bytes_read: u64,
+    /// Equivalence statements dropped because both sides became one IRI
+    /// ([`IriMapping::drop_reflexive`](crate::mapping::IriMapping::drop_reflexive)).
+    pub reflexive_dropped: u64,
+    /// Identifier literals found, rewritten and invalid, per predicate
+    /// ([`with_literals`](super::Rewriter::with_literals)).
+    pub literals: crate::literals::LiteralStats,
 }
 
 impl Report {
@@ -177,6 +183,17 @@ impl Report {
     pub(crate) fn count_rewritten(&mut self, rewritten: &BTreeMap<Kind, u64>) {
         for (kind, n) in rewritten {
             *self.rewritten.entry(*kind).or_default() += n;
+        }
+    }
+
+    /// Adds the counts of identifier literals.
+    pub(crate) fn count_literals(&mut self, literals: &crate::literals::LiteralStats) {
+        for (predicate, n) in literals {
+            let count = self.literals.entry(predicate.clone()).or_default();
+            count.recognized += n.recognized;
+            count.rewritten += n.rewritten;
+            count.invalid += n.invalid;
+            count.linked += n.linked;
         }
     }
 }

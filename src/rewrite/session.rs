@@ -212,6 +212,8 @@ impl<'s, W: Write> Session<'s, W> {
         mut place: impl FnMut(&mut Self, Placement) -> Result<(), RewriteError>,
     ) -> Result<(), RewriteError> {
         self.report.count_rewritten(&found.rewritten);
+        self.report.count_literals(&found.literals);
+        self.report.reflexive_dropped += found.dropped;
         self.report.signed_statements_kept += found.signed_statements_kept;
         for event in found.events.drain(..) {
             match event {

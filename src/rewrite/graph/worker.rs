@@ -3,13 +3,15 @@
 //! on every run.
 
 use super::reader::{Declarations, Span};
-use crate::rewrite::cache::Cache;
+use crate::literals::LiteralEvent;
+use crate::mapping::EquivalenceStatement;
+use crate::rewrite::cache::{Cache, Outcome};
 use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::line::column;
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter};
-use oxrdf::{BlankNode, GraphName, NamedOrBlankNode, Quad, Term};
+use oxrdf::{BlankNode, GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -57,6 +59,9 @@ pub(crate) struct GraphWorker<'r> {
     rewriter: &'r Rewriter,
     needs: Needs,
     cache: Cache,
+    /// Canonicalizes and renames without collapsing: the other side of an equivalence
+    /// statement (`--collapse`).
+    uncollapsed: Cache,
     labels: BlankNodeLabels,
 }
 
@@ -66,7 +71,8 @@ impl<'r> GraphWorker<'r> {
         Self {
             rewriter,
             needs,
-            cache: Cache::new(),
+            cache: Cache::with_mapping(rewriter.mapping.as_ref(), true),
+            uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
             labels: BlankNodeLabels::for_input(input),
         }
     }
@@ -75,13 +81,15 @@ impl<'r> GraphWorker<'r> {
     pub(crate) fn map(&mut self, batch: &mut GraphBatch, found: &mut Found) {
         found.clear();
         let (rewriter, needs, cache) = (self.rewriter, self.needs, &mut self.cache);
+        let uncollapsed = &mut self.uncollapsed;
         let (spans, text) = (&batch.spans, &batch.text);
         let mut finder = IriFinder::default();
         let quads = std::mem::take(&mut batch.quads);
+        let mut statement_lines = Vec::new();
         batch.quads = quads
             .into_iter()
             .zip(spans)
-            .map(|(quad, (first_line, range))| {
+            .filter_map(|(quad, (first_line, range))| {
                 let span = Span {
                     first_line: *first_line,
                     text: &text[range.clone()],
@@ -90,10 +98,12 @@ impl<'r> GraphWorker<'r> {
                 let protected = is_protected(&quad.graph_name);
                 if protected && rewriter.keep_signed {
                     found.signed_statements_kept += 1;
-                    return quad;
+                    statement_lines.push((*first_line, range.clone()));
+                    return Some(quad);
                 }
+                let sides = equivalence_sides(rewriter, uncollapsed, &quad);
                 let mut changed = false;
-                let quad = map_quad(quad, &mut |iri| {
+                let mapped = map_quad(quad, &mut |iri| {
                     let location = || finder.find(span, iri);
                     let canonical = look_up(cache, &rewriter.registry, needs, iri, location, found);
                     changed |= canonical.is_some();
@@ -102,13 +112,126 @@ impl<'r> GraphWorker<'r> {
                 if protected && changed {
                     found.events.push(Event::Warning {
                         location: Location::at_line(*first_line),
-                        message: rewrite_warning(&quad.graph_name),
+                        message: rewrite_warning(&mapped.graph_name),
                     });
                 }
-                quad
+                let mapped = match sides {
+                    None => mapped,
+                    Some(None) => {
+                        found.dropped += 1;
+                        return None;
+                    }
+                    Some(Some((subject, object))) => Quad {
+                        subject: subject.into(),
+                        object: object.into(),
+                        ..mapped
+                    },
+                };
+                statement_lines.push((*first_line, range.clone()));
+                Some(mapped)
             })
             .collect();
+        if let Some(literals) = &rewriter.literals {
+            literals.rewrite_window(
+                &rewriter.registry,
+                &mut batch.quads,
+                &mut found.literals,
+                |event| {
+                    if let LiteralEvent::Invalid {
+                        index,
+                        value,
+                        error,
+                    } = event
+                    {
+                        let (first_line, range) = &statement_lines[index];
+                        let span = Span {
+                            first_line: *first_line,
+                            text: &text[range.clone()],
+                        };
+                        found.events.push(Event::Invalid {
+                            location: locate_literal(span, value),
+                            iri: value.into(),
+                            error,
+                        });
+                    }
+                },
+            );
+            // The links' IRIs are canonical; they are renamed and collapsed like any other, and
+            // a link of an equivalence predicate is an equivalence statement.
+            let links = batch.quads.split_off(statement_lines.len());
+            for mut link in links {
+                if let Some(sides) = equivalence_sides(rewriter, uncollapsed, &link) {
+                    let Some((subject, object)) = sides else {
+                        found.dropped += 1;
+                        continue;
+                    };
+                    (link.subject, link.object) = (subject.into(), object.into());
+                } else if let Term::NamedNode(object) = &link.object
+                    && let Outcome::Changed(target, _) =
+                        cache.lookup(&rewriter.registry, object.as_str())
+                {
+                    link.object = NamedNode::new_unchecked(&**target).into();
+                }
+                batch.quads.push(link);
+            }
+        }
     }
+}
+
+/// Where the literal `value` is written in a statement's lines: the line and column of its
+/// first character when it is written quoted as it is, else the statement's last line.
+fn locate_literal(span: Span<'_>, value: &str) -> Location {
+    let text = span.text;
+    let lines_before = |at: usize| text[..at].iter().filter(|&&b| b == b'\n').count() as u64;
+    let quoted = ['"', '\''].map(|quote| format!("{quote}{value}{quote}"));
+    let found = quoted
+        .iter()
+        .find_map(|needle| memchr::memmem::find(text, needle.as_bytes()))
+        .map(|at| at + 1);
+    match found {
+        Some(at) => {
+            let line_start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
+            Location::new(
+                span.first_line + lines_before(at),
+                column(&text[line_start..], at - line_start),
+            )
+        }
+        None => {
+            let end = text.len() - usize::from(text.ends_with(b"\n"));
+            Location::at_line((span.first_line + lines_before(end)).max(1))
+        }
+    }
+}
+
+/// For a statement of an equivalence predicate between two IRIs (`--collapse`): its subject
+/// and object as written — `Some(None)` when it is dropped as reflexive; `None` for any other
+/// statement.
+fn equivalence_sides(
+    rewriter: &Rewriter,
+    uncollapsed: &mut Cache,
+    quad: &Quad,
+) -> Option<Option<(NamedNode, NamedNode)>> {
+    let mapping = rewriter.mapping.as_deref()?;
+    if !mapping.is_equivalence_predicate(quad.predicate.as_str()) {
+        return None;
+    }
+    let (NamedOrBlankNode::NamedNode(s), Term::NamedNode(o)) = (&quad.subject, &quad.object) else {
+        return None;
+    };
+    let mut side = |iri: &str| match uncollapsed.lookup(&rewriter.registry, iri) {
+        Outcome::Changed(target, _) => Some(target.to_string()),
+        Outcome::Unchanged => Some(iri.to_owned()),
+        // An invalid identifier is left as it is, and the statement with it.
+        Outcome::Invalid(_) => None,
+    };
+    let (s, o) = (side(s.as_str())?, side(o.as_str())?);
+    Some(match mapping.equivalence_statement(&s, &o) {
+        EquivalenceStatement::Keep(subject, object) => Some((
+            NamedNode::new_unchecked(subject),
+            NamedNode::new_unchecked(object),
+        )),
+        EquivalenceStatement::Drop => None,
+    })
 }
 
 /// Finds where IRIs are written out in full (`<iri>`) in the lines of a statement, in order: a

@@ -122,7 +122,7 @@ fn apply<W: Write>(
     let report = &mut session.report;
     report.statements_read += result.statements;
     report.duplicates_dropped += duplicates;
-    report.statements_written += result.statements - duplicates;
+    report.statements_written += result.statements - duplicates - result.found.dropped;
     *lines_before += result.lines;
     Ok(())
 }

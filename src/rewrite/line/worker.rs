@@ -3,6 +3,7 @@
 
 use super::iris::{column, term_iris, unescape_iri};
 use super::scan::{Checked, check};
+use crate::mapping::EquivalenceStatement;
 use crate::rewrite::cache::Cache;
 use crate::rewrite::cache::Outcome;
 use crate::rewrite::events::{Event, Found, Needs, look_up};
@@ -11,8 +12,14 @@ use crate::rewrite::graph::{LineParser, error_location};
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter, SyntaxError};
+use memchr::memmem::Finder;
+use oxrdf::NamedNode;
 use oxrdfio::RdfFormat;
 use std::ops::Range;
+
+/// The subject and object an equivalence statement is written with (`--collapse`), at the
+/// ranges of its subject and object IRIs.
+type Sides = [(Range<usize>, String); 2];
 
 /// A rewritten chunk.
 #[derive(Debug, Default)]
@@ -29,6 +36,11 @@ pub(crate) struct LineWorker<'r> {
     needs: Needs,
     cache: Cache,
     scratch: String,
+    /// Canonicalizes and renames without collapsing: the other side of an equivalence
+    /// statement.
+    uncollapsed: Cache,
+    /// `<P>` for each equivalence predicate P: the lines that may be equivalence statements.
+    equivalence: Vec<Finder<'static>>,
 }
 
 impl<'r> LineWorker<'r> {
@@ -36,8 +48,15 @@ impl<'r> LineWorker<'r> {
         Self {
             rewriter,
             needs,
-            cache: Cache::new(),
+            cache: Cache::with_mapping(rewriter.mapping.as_ref(), true),
             scratch: String::new(),
+            uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
+            equivalence: rewriter.mapping.as_ref().map_or(Vec::new(), |m| {
+                m.equivalence_predicates()
+                    .iter()
+                    .map(|p| Finder::new(format!("<{p}>").as_bytes()).into_owned())
+                    .collect()
+            }),
         }
     }
 
@@ -72,7 +91,8 @@ impl<'r> LineWorker<'r> {
                 Checked::Nothing => result.output.extend_from_slice(line),
                 Checked::Statement(spans) => {
                     result.statements += 1;
-                    self.splice(line, line_text, spans.iter(), result);
+                    let sides = self.equivalence_sides(line);
+                    self.splice_statement(line, line_text, spans.iter(), sides, result);
                 }
                 Checked::Unsure => self.parse_line(line, result),
             }
@@ -85,23 +105,21 @@ impl<'r> LineWorker<'r> {
         let mut parser = LineParser::for_lines(rewriter.input_format == RdfFormat::NQuads);
         parser.extend(line);
         parser.end();
-        let mut fingerprint = None;
+        let mut written = None;
         let mut statements = 0;
         while let Some(parsed) = parser.next() {
             match parsed {
                 Ok(quad) if rewriter.drop_duplicates => {
                     statements += 1;
-                    // The fingerprint of the statement as written: its IRIs through the same
-                    // cache the splice below uses, so nothing is canonicalized twice.
+                    // The statement as written: its IRIs through the same cache the splice
+                    // below uses, so nothing is canonicalized twice.
                     let cache = &mut self.cache;
-                    let quad = map_quad(
-                        quad,
-                        &mut |iri| match cache.lookup(&rewriter.registry, iri) {
-                            Outcome::Changed(canonical, _) => Some(canonical.to_string()),
-                            Outcome::Unchanged | Outcome::Invalid(_) => None,
-                        },
-                    );
-                    fingerprint = Some(Fingerprint::of(&quad, &mut self.scratch));
+                    written = Some(map_quad(quad, &mut |iri| match cache
+                        .lookup(&rewriter.registry, iri)
+                    {
+                        Outcome::Changed(canonical, _) => Some(canonical.to_string()),
+                        Outcome::Unchanged | Outcome::Invalid(_) => None,
+                    }));
                 }
                 Ok(_) => statements += 1,
                 Err(e) => {
@@ -120,7 +138,16 @@ impl<'r> LineWorker<'r> {
         }
         result.statements += statements;
         let start = result.output.len();
-        self.splice(line, None, term_iris(line), result);
+        let sides = self.equivalence_sides(line);
+        if let (Some(quad), Some(Some([(_, subject), (_, object)]))) = (&mut written, &sides) {
+            quad.subject = NamedNode::new_unchecked(subject.clone()).into();
+            quad.object = NamedNode::new_unchecked(object.clone()).into();
+        }
+        let kept = sides.as_ref().is_none_or(Option::is_some);
+        self.splice_statement(line, None, term_iris(line), sides, result);
+        let fingerprint = written
+            .filter(|_| kept)
+            .map(|quad| Fingerprint::of(&quad, &mut self.scratch));
         if let Some(fingerprint) = fingerprint {
             result.found.events.push(Event::Statement {
                 fingerprint,
@@ -129,13 +156,78 @@ impl<'r> LineWorker<'r> {
         }
     }
 
+    /// Splices a statement's line; an equivalence statement is written with its `sides`, or,
+    /// dropped as reflexive, only has its IRIs told and recorded.
+    fn splice_statement(
+        &mut self,
+        line: &[u8],
+        text: Option<&str>,
+        spans: impl Iterator<Item = Range<usize>>,
+        sides: Option<Option<Sides>>,
+        result: &mut ChunkResult,
+    ) {
+        match sides {
+            None => self.splice(line, text, spans, &[], result),
+            Some(Some(sides)) => self.splice(line, text, spans, &sides, result),
+            Some(None) => {
+                let start = result.output.len();
+                self.splice(line, text, spans, &[], result);
+                result.output.truncate(start);
+                result.found.dropped += 1;
+            }
+        }
+    }
+
+    /// For a line `<s> <P> <o> …` whose predicate P asserts an equivalence (`--collapse`): the
+    /// subject and object it is written with, or `Some(None)` when it is dropped as reflexive;
+    /// `None` for any other line. The line must be a valid statement.
+    fn equivalence_sides(&mut self, line: &[u8]) -> Option<Option<Sides>> {
+        if !self.equivalence.iter().any(|f| f.find(line).is_some()) {
+            return None;
+        }
+        let mapping = self.rewriter.mapping.as_deref()?;
+        let mut spans = term_iris(line);
+        let (s, p, o) = (spans.next()?, spans.next()?, spans.next()?);
+        // The first three IRIs are the subject, predicate and object only when nothing else
+        // stands between them.
+        let between = |from: usize, to: usize| {
+            line.get(from..to)
+                .is_some_and(|gap| gap.iter().all(|b| b" \t<>".contains(b)))
+        };
+        let starts = line.iter().position(|b| !b" \t".contains(b)) == Some(s.start - 1);
+        if !starts || !between(s.end, p.start) || !between(p.end, o.start) {
+            return None;
+        }
+        let text = |span: &Range<usize>| std::str::from_utf8(&line[span.clone()]).ok();
+        if !mapping.is_equivalence_predicate(&unescape_iri(text(&p)?)) {
+            return None;
+        }
+        let registry = &self.rewriter.registry;
+        let mut side = |span: &Range<usize>| {
+            let iri = unescape_iri(text(span)?);
+            match self.uncollapsed.lookup(registry, &iri) {
+                Outcome::Changed(target, _) => Some(target.to_string()),
+                Outcome::Unchanged => Some(iri.into_owned()),
+                // An invalid identifier is left as it is, and the statement with it.
+                Outcome::Invalid(_) => None,
+            }
+        };
+        let (subject, object) = (side(&s)?, side(&o)?);
+        Some(match mapping.equivalence_statement(&subject, &object) {
+            EquivalenceStatement::Keep(a, b) => Some([(s, a.to_owned()), (o, b.to_owned())]),
+            EquivalenceStatement::Drop => None,
+        })
+    }
+
     /// Writes `line` (which is `text`, if known to be UTF-8) with the canonical forms of its
-    /// term IRIs (at `spans`) spliced in; every other byte, valid UTF-8 or not, as it is.
+    /// term IRIs (at `spans`) spliced in, or what `sides` says for the spans it names; every
+    /// other byte, valid UTF-8 or not, as it is.
     fn splice(
         &mut self,
         line: &[u8],
         text: Option<&str>,
         spans: impl Iterator<Item = Range<usize>>,
+        sides: &[(Range<usize>, String)],
         result: &mut ChunkResult,
     ) {
         let mut written = 0;
@@ -158,6 +250,12 @@ impl<'r> LineWorker<'r> {
                 location,
                 &mut result.found,
             );
+            let side = sides.iter().find(|(at, _)| *at == span).map(|(_, iri)| iri);
+            let canonical = match side {
+                Some(iri) if iri.as_str() != raw => Some(iri.as_str()),
+                Some(_) => None,
+                None => canonical,
+            };
             if let Some(canonical) = canonical {
                 result.output.extend_from_slice(&line[written..span.start]);
                 result.output.extend_from_slice(canonical.as_bytes());

@@ -1,0 +1,353 @@
+//! The options of `rewrite` that go beyond spellings (issue 14): `--collapse` (a first pass over
+//! the inputs gathers equivalence classes), `--rename`, `--literals`.
+
+use super::files::Input;
+use clap::Args;
+use pidcanon::collapse::Collector;
+use pidcanon::equivalence::{Equivalences, EquivalencesBuilder, LargeClass, RepresentativeOrder};
+use pidcanon::literals::{DoiCase, LiteralOptions, LiteralRewriter, Predicates};
+use pidcanon::mapping::IriMapping;
+use pidcanon::pairs::{PairProblem, read_pairs};
+use pidcanon::rename::RenameTable;
+use pidcanon::rewrite::{Report, Rewriter};
+use pidcanon::{Policy, Registry};
+use std::fs::File;
+use std::io::{self, BufReader, Write};
+use std::path::{Path, PathBuf};
+use tempfile::NamedTempFile;
+
+/// How many statements that joined a large class are printed (all are counted).
+const JOINS_SHOWN: usize = 20;
+
+#[derive(Debug, Args)]
+pub(crate) struct EquivalenceArgs {
+    /// Collapse equivalent IRIs onto one representative per class: owl:sameAs statements
+    /// between IRIs, --equivalence-predicate statements and --equivalences files (two passes;
+    /// stdin is spooled to a temporary file). See docs/equivalence.md.
+    #[arg(long)]
+    collapse: bool,
+    /// Another predicate whose statements assert equivalence, e.g. skos:exactMatch's IRI
+    /// (repeatable).
+    #[arg(long, value_name = "IRI", requires = "collapse")]
+    equivalence_predicate: Vec<String>,
+    /// A TSV file of equivalent IRIs, `iri<TAB>iri[<TAB>kind]` per line, as --map writes
+    /// (repeatable).
+    #[arg(long, value_name = "FILE", requires = "collapse")]
+    equivalences: Vec<PathBuf>,
+    /// Report classes larger than N with the statements that joined them, and refuse to run.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_class: usize,
+    /// Collapse classes larger than --max-class anyway (they are still reported).
+    #[arg(long, requires = "collapse")]
+    allow_large_classes: bool,
+    /// Drop equivalence statements whose two sides become one IRI.
+    #[arg(long, requires = "collapse")]
+    drop_reflexive: bool,
+    /// Rename IRIs by a TSV file `old<TAB>new` (old spellings are canonicalized first).
+    #[arg(long, value_name = "FILE")]
+    rename: Option<PathBuf>,
+    /// Rewrite identifiers written as literals: of the default predicates (bibo:doi, prism:doi,
+    /// dcterms:identifier, dc:identifier, schema:identifier, schema:value,
+    /// literal:hasLiteralValue), of `all` literals, or of the predicates listed (comma-separated
+    /// IRIs or prefixed names).
+    #[arg(long, value_name = "PREDICATES", num_args = 0..=1, default_missing_value = "default")]
+    literals: Option<String>,
+    /// Also write `<s> PREDICATE <canonical-IRI>` for each identifier literal (with --collapse
+    /// and an equivalence predicate, these join the classes too).
+    #[arg(long, value_name = "PREDICATE", requires = "literals")]
+    literal_links: Option<String>,
+    /// How DOI literals are cased [default: the policy's doi_literal_case, else preserve].
+    #[arg(long, value_enum)]
+    doi_literal_case: Option<DoiCase>,
+}
+
+/// What outlives the configuration: the temporary copy of stdin.
+pub(crate) struct Spooled {
+    _file: Option<NamedTempFile>,
+}
+
+/// Applies the options to `rewriter` (running the first pass of `--collapse` over `inputs`); a
+/// usage error is printed and gives `Err`.
+pub(crate) fn configure(
+    args: &EquivalenceArgs,
+    policy: &Policy,
+    rewriter: Rewriter,
+    inputs: &mut [Input],
+    quiet: bool,
+) -> Result<(Rewriter, Spooled), String> {
+    let registry = rewriter.registry();
+    let literals = match &args.literals {
+        None => None,
+        Some(list) => {
+            let link = args
+                .literal_links
+                .as_deref()
+                .map(|p| {
+                    oxrdf::NamedNode::new(p).map_err(|e| format!("--literal-links <{p}>: {e}"))
+                })
+                .transpose()?;
+            Some(LiteralRewriter::new(LiteralOptions {
+                predicates: Predicates::parse(list)?,
+                doi_case: args.doi_literal_case.unwrap_or(policy.doi_literal_case),
+                link,
+            }))
+        }
+    };
+    let rename = args
+        .rename
+        .as_deref()
+        .map(|path| {
+            let file = open(path)?;
+            RenameTable::read(BufReader::new(file), registry)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+                .map_err(|problems| problems_message(path, &problems))
+        })
+        .transpose()?;
+    let mut spooled = None;
+    let equivalences = if args.collapse {
+        spooled = spool_stdin(inputs)?;
+        let predicates = predicates(args)?;
+        let equivalences = collect(
+            args,
+            policy,
+            &rewriter,
+            inputs,
+            (&predicates, rename.as_ref(), literals.as_ref()),
+        )?;
+        report_classes(&equivalences, args, inputs, quiet)?;
+        Some((equivalences, predicates))
+    } else {
+        None
+    };
+    let mut mapping = IriMapping::new();
+    let mapped = rename.is_some() || equivalences.is_some();
+    if let Some(table) = rename {
+        mapping = mapping.with_rename(table);
+    }
+    if let Some((equivalences, predicates)) = equivalences {
+        mapping = mapping.with_equivalences(equivalences, predicates);
+    }
+    if args.drop_reflexive {
+        mapping = mapping.drop_reflexive();
+    }
+    let mut rewriter = if mapped {
+        rewriter.with_mapping(mapping)
+    } else {
+        rewriter
+    };
+    if let Some(literals) = literals {
+        rewriter = rewriter.with_literals(literals);
+    }
+    Ok((rewriter, Spooled { _file: spooled }))
+}
+
+/// The equivalence predicates: `owl:sameAs` and those named.
+fn predicates(args: &EquivalenceArgs) -> Result<Vec<String>, String> {
+    let mut predicates = vec![IriMapping::OWL_SAME_AS.to_owned()];
+    for p in &args.equivalence_predicate {
+        oxrdf::NamedNode::new(p.as_str())
+            .map_err(|e| format!("--equivalence-predicate <{p}>: {e}"))?;
+        if !predicates.contains(p) {
+            predicates.push(p.clone());
+        }
+    }
+    Ok(predicates)
+}
+
+/// The first pass: every input and every `--equivalences` file.
+fn collect(
+    args: &EquivalenceArgs,
+    policy: &Policy,
+    rewriter: &Rewriter,
+    inputs: &[Input],
+    (predicates, rename, literals): (&[String], Option<&RenameTable>, Option<&LiteralRewriter>),
+) -> Result<Equivalences, String> {
+    let registry: &Registry = rewriter.registry();
+    let order = RepresentativeOrder::from_names(&policy.representative_order)
+        .map_err(|e| format!("policy representative_order: {e}"))?;
+    let mut collector = Collector::new(
+        registry,
+        EquivalencesBuilder::new(order),
+        predicates.to_vec(),
+    );
+    if let Some(table) = rename {
+        collector = collector.with_rename(table);
+    }
+    let links_join = literals
+        .and_then(|l| l.options().link.as_ref())
+        .is_some_and(|link| predicates.iter().any(|p| p == link.as_str()));
+    if let (Some(literals), true) = (literals, links_join) {
+        collector = collector.with_literal_links(literals);
+    }
+    for (source, input) in inputs.iter().enumerate() {
+        // Decompressed as the rewrite reads it; relative IRIs against the same base.
+        let (reader, _) = input.open(true).map_err(|e| e.to_string())?;
+        let base = rewriter
+            .base_iri()
+            .map(str::to_owned)
+            .or_else(|| input.base_iri());
+        collector
+            .read_graph(
+                reader,
+                rewriter.input_format(),
+                base.as_deref(),
+                source as u32,
+            )
+            .map_err(|e| format!("{}: {e}", input.name))?;
+    }
+    for (i, path) in args.equivalences.iter().enumerate() {
+        let pairs = read_pairs(BufReader::new(open(path)?), registry)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .map_err(|problems| problems_message(path, &problems))?;
+        collector
+            .add_pairs(&pairs, (inputs.len() + i) as u32)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(collector.finish(args.max_class, args.allow_large_classes))
+}
+
+/// Copies stdin to a temporary file that the inputs then name, so that it can be read twice.
+fn spool_stdin(inputs: &mut [Input]) -> Result<Option<NamedTempFile>, String> {
+    let Some(input) = inputs.iter_mut().find(|i| i.path.is_none()) else {
+        return Ok(None);
+    };
+    let spool = || -> io::Result<NamedTempFile> {
+        let mut temp = NamedTempFile::new()?;
+        io::copy(&mut io::stdin().lock(), temp.as_file_mut())?;
+        temp.as_file_mut().flush()?;
+        Ok(temp)
+    };
+    let temp = spool().map_err(|e| format!("cannot spool stdin to a temporary file: {e}"))?;
+    input.path = Some(temp.path().to_owned());
+    Ok(Some(temp))
+}
+
+/// Prints the classes found and every class over the limit; refuses (an error) when there are
+/// such classes and they may not be collapsed.
+fn report_classes(
+    equivalences: &Equivalences,
+    args: &EquivalenceArgs,
+    inputs: &[Input],
+    quiet: bool,
+) -> Result<(), String> {
+    let mut stderr = io::stderr().lock();
+    if !quiet {
+        let _ = writeln!(
+            stderr,
+            "pidcanon: --collapse: {} equivalence pairs, {} classes of {} identifiers",
+            equivalences.pairs(),
+            equivalences.classes(),
+            equivalences.members(),
+        );
+    }
+    let large = equivalences.large_classes();
+    let where_ = |source: u32, line: u64| {
+        let name = inputs.get(source as usize).map_or_else(
+            || {
+                args.equivalences
+                    .get(source as usize - inputs.len())
+                    .map_or("?".into(), |p| p.display().to_string())
+            },
+            |i| i.name.clone(),
+        );
+        if line == 0 {
+            name
+        } else {
+            format!("{name}:{line}")
+        }
+    };
+    for class in large {
+        let _ = print_class(&mut stderr, class, args.max_class, &where_);
+    }
+    if large.is_empty() || args.allow_large_classes {
+        return Ok(());
+    }
+    Err(format!(
+        "{} equivalence class(es) larger than --max-class {}: nothing written. Fix the \
+         statements that joined them, raise --max-class, or pass --allow-large-classes",
+        large.len(),
+        args.max_class
+    ))
+}
+
+fn print_class(
+    out: &mut impl Write,
+    class: &LargeClass,
+    max_class: usize,
+    where_: &impl Fn(u32, u64) -> String,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "pidcanon: a class of {} identifiers (over --max-class {max_class}), representative <{}>, \
+         joined by {} statements:",
+        class.size,
+        class.representative,
+        class.joins.len()
+    )?;
+    if let Some(join) = &class.largest_join {
+        writeln!(
+            out,
+            "pidcanon:   the largest join (of a part of {} members to one at least as large): \
+             {}: <{}> = <{}>",
+            join.smaller_side,
+            where_(join.origin.source, join.origin.line),
+            join.a,
+            join.b
+        )?;
+    }
+    for join in class.joins.iter().take(JOINS_SHOWN) {
+        writeln!(
+            out,
+            "pidcanon:   {}: <{}> = <{}>",
+            where_(join.origin.source, join.origin.line),
+            join.a,
+            join.b
+        )?;
+    }
+    if class.joins.len() > JOINS_SHOWN {
+        writeln!(
+            out,
+            "pidcanon:   … and {} more",
+            class.joins.len() - JOINS_SHOWN
+        )?;
+    }
+    Ok(())
+}
+
+/// Prints the identifier literals found, per predicate.
+pub(crate) fn print_literal_counts(report: &Report, quiet: bool) {
+    if quiet {
+        return;
+    }
+    let mut stderr = io::stderr().lock();
+    for (predicate, n) in &report.literals {
+        let _ = writeln!(
+            stderr,
+            "pidcanon: literals of <{predicate}>: {} identifiers, {} rewritten, {} invalid, {} linked",
+            n.recognized, n.rewritten, n.invalid, n.linked
+        );
+    }
+    if report.reflexive_dropped > 0 {
+        let _ = writeln!(
+            stderr,
+            "pidcanon: {} reflexive equivalence statements dropped",
+            report.reflexive_dropped
+        );
+    }
+}
+
+fn open(path: &Path) -> Result<File, String> {
+    File::open(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn problems_message(path: &Path, problems: &[PairProblem]) -> String {
+    let lines: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{}:{p}", path.display()))
+        .collect();
+    format!(
+        "{} problem(s), nothing written:\n{}",
+        problems.len(),
+        lines.join("\n")
+    )
+}

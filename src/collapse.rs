@@ -1,0 +1,278 @@
+//! The first pass of `--collapse`: [`Collector`] reads the inputs once and gathers the
+//! equivalences they assert (`owl:sameAs` and the other predicates named, between IRIs, after
+//! canonicalization and renaming) and those of mapping files, into an [`EquivalencesBuilder`].
+//! The rewrite proper is the second pass.
+//!
+//! N-Triples and N-Quads are read line by line and only lines that mention an equivalence
+//! predicate are parsed (unless literal links feed the classes, which needs every statement), so
+//! the first pass costs little more than reading the file. Other formats are parsed in full.
+//! A statement that does not parse is left to the second pass to report.
+//!
+//! ```
+//! use pidcanon::collapse::Collector;
+//! use pidcanon::equivalence::{EquivalencesBuilder, RepresentativeOrder};
+//! use pidcanon::mapping::IriMapping;
+//! use pidcanon::rewrite::RdfFormat;
+//! use pidcanon::Registry;
+//!
+//! let registry = Registry::default();
+//! let data = "<info:fedora/demo%3a1> <http://www.w3.org/2002/07/owl#sameAs> <hdl://10013/abc> .\n";
+//! let mut collector = Collector::new(
+//!     &registry,
+//!     EquivalencesBuilder::new(RepresentativeOrder::default()),
+//!     vec![IriMapping::OWL_SAME_AS.into()],
+//! );
+//! collector.read_graph(data.as_bytes(), RdfFormat::NTriples, None, 0)?;
+//! let equivalences = collector.finish(1000, false);
+//! assert_eq!(equivalences.representative("info:fedora/demo:1"), Some("hdl:10013/abc"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::equivalence::{Equivalences, EquivalencesBuilder, Origin, TooManyIdentifiers};
+use crate::literals::{LiteralRewriter, LiteralStats};
+use crate::pairs::Pair;
+use crate::rename::RenameTable;
+use crate::{Kind, Registry};
+use oxrdf::{NamedOrBlankNode, Quad, Term};
+use oxrdfio::{RdfFormat, RdfParser};
+use std::io::{BufRead, BufReader, Read};
+
+/// The number of statements in a window of the literal rewriter: the same batches the graph
+/// pipeline maps, so that both passes see the same patterns.
+pub const WINDOW: usize = 4096;
+
+/// Why the first pass stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CollectError {
+    /// Reading failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// Too many identifiers.
+    #[error(transparent)]
+    TooMany(#[from] TooManyIdentifiers),
+    /// A bad base IRI.
+    #[error("invalid base IRI: {0}")]
+    Base(String),
+}
+
+/// Gathers equivalences from graphs and pair files.
+pub struct Collector<'r> {
+    registry: &'r Registry,
+    builder: EquivalencesBuilder,
+    predicates: Vec<String>,
+    rename: Option<&'r RenameTable>,
+    literals: Option<&'r LiteralRewriter>,
+    /// Equivalence statements with a side that is an invalid identifier: not collected.
+    skipped_invalid: u64,
+}
+
+impl std::fmt::Debug for Collector<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Collector")
+            .field("builder", &self.builder)
+            .field("predicates", &self.predicates)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'r> Collector<'r> {
+    /// A collector of the statements of `predicates` (full IRIs).
+    #[must_use]
+    pub fn new(
+        registry: &'r Registry,
+        builder: EquivalencesBuilder,
+        predicates: Vec<String>,
+    ) -> Self {
+        Self {
+            registry,
+            builder,
+            predicates,
+            rename: None,
+            literals: None,
+            skipped_invalid: 0,
+        }
+    }
+
+    /// Renames IRIs by `table` before they join classes, as the rewrite does.
+    #[must_use]
+    pub fn with_rename(mut self, table: &'r RenameTable) -> Self {
+        self.rename = Some(table);
+        self
+    }
+
+    /// Collects the links `literals` writes too (`--literal-links` with an equivalence
+    /// predicate).
+    #[must_use]
+    pub fn with_literal_links(mut self, literals: &'r LiteralRewriter) -> Self {
+        self.literals = Some(literals);
+        self
+    }
+
+    /// Equivalence statements not collected because a side is an invalid identifier (the rewrite
+    /// reports each).
+    #[must_use]
+    pub fn skipped_invalid(&self) -> u64 {
+        self.skipped_invalid
+    }
+
+    /// Adds the pairs of a mapping file (`--equivalences`), numbered `source`.
+    pub fn add_pairs(&mut self, pairs: &[Pair], source: u32) -> Result<(), TooManyIdentifiers> {
+        for pair in pairs {
+            let left = renamed(self.rename, &pair.left.0, pair.left.1);
+            let right = renamed(self.rename, &pair.right.0, pair.right.1);
+            let origin = Origin {
+                source,
+                line: pair.line,
+            };
+            self.builder.add(left, right, origin)?;
+        }
+        Ok(())
+    }
+
+    /// Reads one graph, numbered `source` in the origins of its pairs.
+    pub fn read_graph(
+        &mut self,
+        input: impl Read,
+        format: RdfFormat,
+        base_iri: Option<&str>,
+        source: u32,
+    ) -> Result<(), CollectError> {
+        let mut window = Vec::new();
+        if matches!(format, RdfFormat::NTriples | RdfFormat::NQuads) {
+            self.read_lines(
+                BufReader::with_capacity(1 << 16, input),
+                format,
+                source,
+                &mut window,
+            )?;
+        } else {
+            let mut parser = RdfParser::from_format(format);
+            if let Some(base) = base_iri {
+                parser = parser
+                    .with_base_iri(base)
+                    .map_err(|e| CollectError::Base(e.to_string()))?;
+            }
+            for quad in parser.for_reader(input).flatten() {
+                self.statement(quad, Origin { source, line: 0 }, &mut window)?;
+            }
+        }
+        self.flush_window(&mut window, Origin { source, line: 0 })?;
+        Ok(())
+    }
+
+    /// N-Triples / N-Quads, a line at a time; only lines that may be equivalence statements are
+    /// parsed, unless literal links need every statement.
+    fn read_lines(
+        &mut self,
+        mut input: impl BufRead,
+        format: RdfFormat,
+        source: u32,
+        window: &mut Vec<Quad>,
+    ) -> Result<(), CollectError> {
+        let finders: Vec<memchr::memmem::Finder<'static>> = self
+            .predicates
+            .iter()
+            .map(|p| memchr::memmem::Finder::new(format!("<{p}>").as_bytes()).into_owned())
+            .collect();
+        let mut line = Vec::new();
+        let mut number = 0;
+        loop {
+            line.clear();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                return Ok(());
+            }
+            number += 1;
+            if self.literals.is_none() && !finders.iter().any(|f| f.find(&line).is_some()) {
+                continue;
+            }
+            let parser = RdfParser::from_format(format).for_slice(&line);
+            for quad in parser.flatten() {
+                let origin = Origin {
+                    source,
+                    line: number,
+                };
+                self.statement(quad, origin, window)?;
+            }
+        }
+    }
+
+    /// One statement: an equivalence is added; with literal links, the statement joins the
+    /// window.
+    fn statement(
+        &mut self,
+        quad: Quad,
+        origin: Origin,
+        window: &mut Vec<Quad>,
+    ) -> Result<(), CollectError> {
+        self.equivalence(&quad, origin)?;
+        if self.literals.is_some() {
+            window.push(quad);
+            if window.len() >= WINDOW {
+                self.flush_window(window, origin)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The links the literal rewriter writes for a window, collected.
+    fn flush_window(&mut self, window: &mut Vec<Quad>, origin: Origin) -> Result<(), CollectError> {
+        let Some(literals) = self.literals else {
+            return Ok(());
+        };
+        let read = window.len();
+        literals.rewrite_window(self.registry, window, &mut LiteralStats::new(), |_| {});
+        for link in window.drain(read..) {
+            self.equivalence(&link, origin)?;
+        }
+        window.clear();
+        Ok(())
+    }
+
+    /// Adds `quad` if it is an equivalence statement between two IRIs.
+    fn equivalence(&mut self, quad: &Quad, origin: Origin) -> Result<(), TooManyIdentifiers> {
+        if !self.predicates.iter().any(|p| p == quad.predicate.as_str()) {
+            return Ok(());
+        }
+        let (NamedOrBlankNode::NamedNode(s), Term::NamedNode(o)) = (&quad.subject, &quad.object)
+        else {
+            return Ok(());
+        };
+        let (Some(s), Some(o)) = (self.canonical(s.as_str()), self.canonical(o.as_str())) else {
+            self.skipped_invalid += 1;
+            return Ok(());
+        };
+        let s = renamed(self.rename, &s.0, s.1);
+        let o = renamed(self.rename, &o.0, o.1);
+        self.builder.add(s, o, origin)
+    }
+
+    /// The canonical form of `iri` and its kind; `None` if it is invalid.
+    fn canonical(&self, iri: &str) -> Option<(String, Kind)> {
+        match self.registry.canonicalize_claimed(iri) {
+            None => Some((iri.to_owned(), Kind::Iri)),
+            Some(Ok(c)) => Some((c.iri.into_owned(), c.kind)),
+            Some(Err(_)) => None,
+        }
+    }
+
+    /// Pairs added so far.
+    #[must_use]
+    pub fn pairs(&self) -> u64 {
+        self.builder.pairs()
+    }
+
+    /// The classes; those of more than `max_class` members are listed, and left uncollapsed
+    /// unless `collapse_large`.
+    #[must_use]
+    pub fn finish(self, max_class: usize, collapse_large: bool) -> Equivalences {
+        self.builder.freeze_with(max_class, collapse_large)
+    }
+}
+
+/// `iri` renamed by `table`, if it is.
+fn renamed<'a>(table: Option<&'a RenameTable>, iri: &'a str, kind: Kind) -> (&'a str, Kind) {
+    table
+        .and_then(|r| r.target_with_kind(iri))
+        .unwrap_or((iri, kind))
+}

@@ -1,0 +1,185 @@
+//! [`RenameTable`]: directed renaming (`--rename FILE`) for migrations — every occurrence of an
+//! old IRI, in any position, becomes its new IRI.
+//!
+//! The table is read from `old<TAB>new` lines ([`crate::pairs`]); both sides are canonicalized
+//! first, so any spelling of an old identifier is renamed. The table must be a function that is
+//! applied once: an old IRI with two different targets, a target that is itself renamed (a chain
+//! `a→b`, `b→c`, or a cycle) are all reported, with their line numbers, and the table is refused.
+//!
+//! ```
+//! use pidcanon::{rename::RenameTable, Registry};
+//! let table = "info:fedora/test:collectionPid\thttps://repo.example/collections/1\n";
+//! let rename = RenameTable::read(table.as_bytes(), &Registry::default())?.unwrap();
+//! assert_eq!(
+//!     rename.target("info:fedora/test:collectionPid"),
+//!     Some("https://repo.example/collections/1")
+//! );
+//! let bad = "http://a/\thttp://b/\nhttp://b/\thttp://c/\nhttp://a/\thttp://d/\n";
+//! let problems = RenameTable::read(bad.as_bytes(), &Registry::default())?.unwrap_err();
+//! assert_eq!(problems.len(), 2); // a chain (lines 1 and 2), a conflict (lines 1 and 3)
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use crate::pairs::{PairProblem, read_pairs};
+use crate::{Kind, Registry};
+use std::collections::HashMap;
+use std::io::BufRead;
+
+/// A checked rename table: canonical old IRI → canonical new IRI.
+#[derive(Debug, Clone, Default)]
+pub struct RenameTable {
+    targets: HashMap<Box<str>, (Box<str>, Kind)>,
+}
+
+impl RenameTable {
+    /// Reads and checks a table; every problem (bad lines, conflicts, chains) with its line, or
+    /// the table.
+    pub fn read(
+        input: impl BufRead,
+        registry: &Registry,
+    ) -> std::io::Result<Result<Self, Vec<PairProblem>>> {
+        let pairs = match read_pairs(input, registry)? {
+            Ok(pairs) => pairs,
+            Err(problems) => return Ok(Err(problems)),
+        };
+        // Old IRI → (new IRI, its kind, the line that said so).
+        let mut targets: HashMap<Box<str>, (Box<str>, Kind, u64)> = HashMap::new();
+        let mut problems = Vec::new();
+        for pair in &pairs {
+            let (old, new) = (&pair.left.0, &pair.right.0);
+            if old == new {
+                continue;
+            }
+            match targets.get(old.as_str()) {
+                Some((earlier, _, _)) if **earlier == **new => {}
+                Some((earlier, _, line)) => problems.push(PairProblem {
+                    line: pair.line,
+                    message: format!(
+                        "<{old}> is renamed to <{new}> here but to <{earlier}> on line {line}"
+                    ),
+                }),
+                None => {
+                    targets.insert(
+                        old.as_str().into(),
+                        (new.as_str().into(), pair.right.1, pair.line),
+                    );
+                }
+            }
+        }
+        for pair in &pairs {
+            let new = &pair.right.0;
+            if let Some((further, _, line)) = targets.get(new.as_str())
+                && pair.left.0 != *new
+            {
+                problems.push(PairProblem {
+                    line: pair.line,
+                    message: format!(
+                        "<{}> is renamed to <{new}>, which is itself renamed to <{further}> on \
+                         line {line}: write the final target on both lines",
+                        pair.left.0
+                    ),
+                });
+            }
+        }
+        problems.sort_by_key(|p| p.line);
+        problems.dedup();
+        if !problems.is_empty() {
+            return Ok(Err(problems));
+        }
+        Ok(Ok(Self {
+            targets: targets
+                .into_iter()
+                .map(|(old, (new, kind, _))| (old, (new, kind)))
+                .collect(),
+        }))
+    }
+
+    /// The new IRI of a canonical `iri`, if it is renamed. Allocates nothing.
+    #[must_use]
+    pub fn target(&self, iri: &str) -> Option<&str> {
+        self.targets.get(iri).map(|(new, _)| &**new)
+    }
+
+    /// The new IRI of a canonical `iri` and the kind it was recognized as.
+    #[must_use]
+    pub fn target_with_kind(&self, iri: &str) -> Option<(&str, Kind)> {
+        self.targets.get(iri).map(|(new, kind)| (&**new, *kind))
+    }
+
+    /// How many IRIs are renamed.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// Whether nothing is renamed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<RenameTable, Vec<PairProblem>> {
+        RenameTable::read(text.as_bytes(), &Registry::default()).unwrap()
+    }
+
+    #[test]
+    fn old_spellings_are_canonicalized_and_self_renames_ignored() {
+        let table = read(
+            "INFO:FEDORA/demo%3a1\thttps://repo.example/1\n\
+             hdl://10013/X\thdl:10013/X\n\
+             info:fedora/demo:1\thttps://repo.example/1\n",
+        )
+        .unwrap();
+        assert_eq!(
+            table.target("info:fedora/demo:1"),
+            Some("https://repo.example/1")
+        );
+        assert_eq!(table.len(), 1);
+        assert_eq!(table.target("hdl:10013/X"), None);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_line() {
+        let problems = read(
+            "http://a/\thttp://b/\n\
+             http://b/\thttp://c/\n\
+             http://a/\thttp://d/\n\
+             http://x/\thttp://y/\n\
+             http://y/\thttp://x/\n\
+             only-one-column\n\
+             info:fedora/bad pid\thttp://z/\n",
+        )
+        .unwrap_err();
+        let lines: Vec<u64> = problems.iter().map(|p| p.line).collect();
+        // Bad lines are reported first, on their own: the table is not checked further.
+        assert_eq!(lines, [6, 7], "{problems:?}");
+        let problems = read(
+            "http://a/\thttp://b/\n\
+             http://b/\thttp://c/\n\
+             http://a/\thttp://d/\n\
+             http://x/\thttp://y/\n\
+             http://y/\thttp://x/\n",
+        )
+        .unwrap_err();
+        let lines: Vec<u64> = problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [1, 3, 4, 5], "{problems:?}");
+        assert!(
+            problems[0].message.contains("itself renamed"),
+            "{}",
+            problems[0]
+        );
+        assert!(problems[1].message.contains("on line 1"), "{}", problems[1]);
+    }
+
+    #[test]
+    fn many_to_one_is_a_function() {
+        let table = read("http://a/\thttp://c/\nhttp://b/\thttp://c/\n").unwrap();
+        assert_eq!(table.target("http://a/"), Some("http://c/"));
+        assert_eq!(table.target("http://b/"), Some("http://c/"));
+    }
+}

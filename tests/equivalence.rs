@@ -1,0 +1,412 @@
+//! Equivalences across schemes (issue 14): `--collapse`, `--rename`, `--literals`, end to end.
+//! A generated corpus of sameAs chains and stars across schemes with one statement that joins
+//! two large classes; properties on generated graphs: the result does not depend on statement
+//! order or thread count, running twice changes nothing, every input IRI is in the `--map`
+//! output or in the output graph.
+
+mod common;
+
+use common::run_pidcanon;
+use pidcanon::Registry;
+use pidcanon::collapse::Collector;
+use pidcanon::equivalence::{EquivalencesBuilder, RepresentativeOrder};
+use pidcanon::literals::LiteralRewriter;
+use pidcanon::mapping::IriMapping;
+use pidcanon::rewrite::{RdfFormat, Report, Rewriter};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+const SAME_AS: &str = "http://www.w3.org/2002/07/owl#sameAs";
+
+/// Both passes through the library: the classes of `input`, then the rewrite to N-Triples (line
+/// by line from N-Triples, parsed and serialized from Turtle); the output and the map.
+fn collapse(input: &str, format: RdfFormat, threads: usize) -> (String, String) {
+    let (output, map, _) = collapse_with(input, format, threads, None);
+    (output, map)
+}
+
+/// [`collapse`], with identifier literals rewritten by `literals` too; also the report.
+fn collapse_with(
+    input: &str,
+    format: RdfFormat,
+    threads: usize,
+    literals: Option<LiteralRewriter>,
+) -> (String, String, Report) {
+    let registry = Registry::default();
+    let mut collector = Collector::new(
+        &registry,
+        EquivalencesBuilder::new(RepresentativeOrder::default()),
+        vec![SAME_AS.into()],
+    );
+    collector
+        .read_graph(input.as_bytes(), format, None, 0)
+        .expect("the first pass reads the input");
+    let equivalences = collector.finish(1000, false);
+    let mut rewriter = Rewriter::new(Registry::default())
+        .with_input_format(format)
+        .with_output_format(RdfFormat::NTriples)
+        .with_threads(threads)
+        .with_mapping(IriMapping::new().with_equivalences(equivalences, vec![SAME_AS.into()]));
+    if let Some(literals) = literals {
+        rewriter = rewriter.with_literals(literals);
+    }
+    let (mut output, mut map) = (Vec::new(), Vec::new());
+    let mut session = rewriter.session(&mut output).with_map(&mut map);
+    session
+        .rewrite(input.as_bytes())
+        .expect("the input rewrites");
+    let report = session.finish().expect("the rewrite finishes");
+    (
+        String::from_utf8(output).expect("N-Triples are UTF-8"),
+        String::from_utf8(map).expect("the map is UTF-8"),
+        report,
+    )
+}
+
+fn sorted_lines(text: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    lines
+}
+
+/// Every `<…>` IRI of an N-Triples text.
+fn iris(text: &str) -> BTreeSet<String> {
+    text.split('<')
+        .skip(1)
+        .filter_map(|part| part.split_once('>').map(|(iri, _)| iri.to_owned()))
+        .collect()
+}
+
+/// The corpus: `stars` stars of `size` members across schemes (a DOI at the centre of each, a
+/// Fedora PID, a handle and plain URLs around it, some in non-canonical spellings), `chains`
+/// chains of the same, other statements about the members, and — if `bridge` — one statement
+/// joining the first two stars.
+fn corpus(stars: usize, size: usize, chains: usize, bridge: bool) -> String {
+    let member = |group: usize, i: usize| match i % 4 {
+        0 => format!("http://dx.doi.org/10.5555/G{group}.{i}"),
+        1 => format!("info:fedora/demo%3a{group}-{i}"),
+        2 => format!("hdl://10013/g{group}.{i}"),
+        _ => format!("http://example.org/object/{group}/{i}"),
+    };
+    let mut out = String::new();
+    for star in 0..stars {
+        for i in 1..size {
+            out += &format!(
+                "<{}> <{SAME_AS}> <{}> .\n",
+                member(star, 0),
+                member(star, i)
+            );
+            out += &format!(
+                "<{}> <http://purl.org/dc/terms/title> \"star {star} member {i}\" .\n",
+                member(star, i)
+            );
+        }
+    }
+    for chain in stars..stars + chains {
+        for i in 0..size - 1 {
+            out += &format!(
+                "<{}> <{SAME_AS}> <{}> .\n",
+                member(chain, i + 1),
+                member(chain, i)
+            );
+        }
+    }
+    if bridge {
+        out += &format!("<{}> <{SAME_AS}> <{}> .\n", member(0, 3), member(1, 2));
+    }
+    out
+}
+
+#[test]
+fn stars_and_chains_across_schemes_collapse_onto_the_doi() {
+    let input = corpus(3, 8, 2, false);
+    let (output, map) = collapse(&input, RdfFormat::NTriples, 1);
+    // Star 0's DOI (member 0) and chain 3's least DOI represent their classes.
+    assert!(output.contains(
+        "<https://doi.org/10.5555/g0.0> <http://purl.org/dc/terms/title> \"star 0 member 1\" ."
+    ));
+    assert!(output.contains(
+        "<https://doi.org/10.5555/g3.0> <http://www.w3.org/2002/07/owl#sameAs> <info:fedora/demo:3-1> ."
+    ));
+    assert!(map.contains("http://example.org/object/0/3\thttps://doi.org/10.5555/g0.0\tiri\n"));
+    assert!(map.contains("hdl://10013/g4.6\thttps://doi.org/10.5555/g4.0\thandle\n"));
+    // Nothing outside a class is touched; every class keeps its sameAs statements.
+    assert_eq!(output.lines().count(), input.lines().count());
+}
+
+#[test]
+fn a_statement_joining_two_large_classes_is_reported_and_refused() {
+    let input = corpus(2, 600, 0, true);
+    let bridge_line = input.lines().count();
+    let out = rewrite_nt(&["--collapse"], &input);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty(), "nothing is written");
+    assert!(stderr.contains("a class of 1200 identifiers"), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "the largest join (of a part of 600 members to one at least as large): \
+             <stdin>:{bridge_line}: <http://example.org/object/0/3> = <hdl:10013/g1.2>"
+        )),
+        "{stderr}"
+    );
+    // Told to, it collapses the class (and still reports it).
+    let out = rewrite_nt(&["--collapse", "--allow-large-classes", "-q"], &input);
+    assert_eq!(out.status.code(), Some(0));
+    let output = String::from_utf8_lossy(&out.stdout);
+    assert!(output.contains(
+        "<https://doi.org/10.5555/g0.0> <http://purl.org/dc/terms/title> \"star 1 member 5\""
+    ));
+    // Under a higher limit it is an ordinary class.
+    let out = rewrite_nt(&["--collapse", "--max-class", "1200", "-q"], &input);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+}
+
+/// `pidcanon rewrite -i nt ARGS…` on `input`.
+fn rewrite_nt(args: &[&str], input: &str) -> std::process::Output {
+    let mut all = vec!["rewrite", "-i", "nt"];
+    all.extend_from_slice(args);
+    run_pidcanon(&all, input.as_bytes())
+}
+
+#[test]
+fn rename_tables_rename_everywhere_and_refuse_chains_before_writing() {
+    let dir = tempfile::tempdir().expect("works in the test");
+    let table = dir.path().join("rename.tsv");
+    std::fs::write(
+        &table,
+        "info:fedora/test%3acollectionPid\thttps://repo.example/collections/1\n",
+    )
+    .expect("works in the test");
+    let map = dir.path().join("map.tsv");
+    let input = "<info:fedora/demo:1> <info:fedora/fedora-system:def/relations-external#isMemberOf> <info:fedora/test:collectionPid> .\n\
+                 <info:fedora/test:collectionPid> <http://purl.org/dc/terms/title> \"C\" .\n";
+    let table_path = table.to_str().expect("a UTF-8 path");
+    let out = rewrite_nt(
+        &[
+            "-q",
+            "--rename",
+            table_path,
+            "--map",
+            map.to_str().expect("a UTF-8 path"),
+        ],
+        input,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "<info:fedora/demo:1> <info:fedora/fedora-system:def/relations-external#isMemberOf> <https://repo.example/collections/1> .\n\
+         <https://repo.example/collections/1> <http://purl.org/dc/terms/title> \"C\" .\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&map).expect("works in the test"),
+        "info:fedora/test:collectionPid\thttps://repo.example/collections/1\tfedora-object\n"
+    );
+    std::fs::write(
+        &table,
+        "http://a/\thttp://b/\nhttp://b/\thttp://c/\nhttp://a/\thttp://d/\n",
+    )
+    .expect("works in the test");
+    let output = dir.path().join("out.nt");
+    let out = rewrite_nt(
+        &[
+            "--rename",
+            table_path,
+            "-o",
+            output.to_str().expect("a UTF-8 path"),
+        ],
+        input,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "rename.tsv:1: <http://a/> is renamed to <http://b/>, which is itself renamed"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "rename.tsv:3: <http://a/> is renamed to <http://d/> here but to <http://b/> on line 1"
+        ),
+        "{stderr}"
+    );
+    assert!(!output.exists(), "nothing is written");
+}
+
+#[test]
+fn identifier_literals_are_rewritten_counted_and_linked() {
+    let input = "\
+@prefix bibo: <http://purl.org/ontology/bibo/> .
+@prefix schema: <http://schema.org/> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+<http://example.org/a> bibo:doi \"doi:10.1000/ABC\" ;
+    dcterms:identifier \"info:fedora/demo%3a1\"@en , \"10.1000\" ;
+    schema:identifier [ a schema:PropertyValue ; schema:propertyID \"DOI\" ; schema:value \"https://doi.org/10.1000/Xy\" ] .
+<http://example.org/b> bibo:doi \"10.1000\" .
+";
+    let out = run_pidcanon(
+        &[
+            "rewrite",
+            "-i",
+            "ttl",
+            "--to",
+            "nt",
+            "--literals",
+            "--literal-links",
+            "http://purl.org/dc/terms/relation",
+            "--doi-literal-case",
+            "upper",
+        ],
+        input.as_bytes(),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.contains(
+            "<http://example.org/a> <http://purl.org/ontology/bibo/doi> \"10.1000/ABC\" ."
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("<http://example.org/a> <http://purl.org/dc/terms/identifier> \"info:fedora/demo:1\"@en ."), "{stdout}");
+    assert!(
+        stdout.contains("<http://schema.org/value> \"10.1000/XY\" ."),
+        "{stdout}"
+    );
+    assert!(stdout.contains("<http://example.org/a> <http://purl.org/dc/terms/relation> <https://doi.org/10.1000/abc> ."), "{stdout}");
+    assert!(
+        stdout.contains(
+            "<http://example.org/a> <http://purl.org/dc/terms/relation> <info:fedora/demo:1> ."
+        ),
+        "{stdout}"
+    );
+    // The invalid DOI is reported with its line, left as it is.
+    assert!(
+        stderr.contains(":7:34: invalid identifier <10.1000>"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("<http://example.org/b> <http://purl.org/ontology/bibo/doi> \"10.1000\" .")
+    );
+    assert!(
+        stderr.contains("literals of <http://purl.org/ontology/bibo/doi>: 1 identifiers, 1 rewritten, 1 invalid, 1 linked"),
+        "{stderr}"
+    );
+}
+
+/// A graph of statements among a few identifiers of each scheme, in several spellings.
+fn graphs() -> impl Strategy<Value = Vec<String>> {
+    let iri = (0..4usize, 0..6usize).prop_map(|(scheme, n)| match scheme {
+        0 => {
+            [
+                "doi:10.5555/",
+                "https://doi.org/10.5555/",
+                "http://dx.doi.org/10.5555/",
+            ][n % 3]
+                .to_owned()
+                + &format!("X{n}")
+        }
+        1 => ["info:fedora/demo:", "info:fedora/demo%3A"][n % 2].to_owned() + &n.to_string(),
+        2 => ["hdl:10013/", "hdl://10013/"][n % 2].to_owned() + &format!("h{n}"),
+        _ => format!("http://example.org/{n}"),
+    });
+    let predicate = prop_oneof![
+        Just(SAME_AS.to_owned()),
+        Just("http://purl.org/dc/terms/relation".to_owned()),
+    ];
+    prop::collection::vec((iri.clone(), predicate, iri), 0..40).prop_map(|statements| {
+        statements
+            .into_iter()
+            .map(|(s, p, o)| format!("<{s}> <{p}> <{o}> .\n"))
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn order_and_threads_do_not_change_the_result(
+        statements in graphs(),
+        seed in any::<u64>(),
+    ) {
+        let input: String = statements.concat();
+        let mut shuffled = statements.clone();
+        // A deterministic shuffle from the seed.
+        let mut state = seed | 1;
+        for i in (1..shuffled.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            shuffled.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        let (one, map) = collapse(&input, RdfFormat::NTriples, 1);
+        let (two, _) = collapse(&input, RdfFormat::NTriples, 2);
+        prop_assert_eq!(&one, &two);
+        let (other_order, other_map) = collapse(&shuffled.concat(), RdfFormat::NTriples, 1);
+        prop_assert_eq!(sorted_lines(&one), sorted_lines(&other_order));
+        prop_assert_eq!(sorted_lines(&map), sorted_lines(&other_map));
+        // The graph pipeline (Turtle in, N-Triples out) agrees.
+        let (graph, _) = collapse(&input, RdfFormat::Turtle, 1);
+        prop_assert_eq!(sorted_lines(&one), sorted_lines(&graph));
+    }
+
+    #[test]
+    fn running_twice_changes_nothing_and_every_iri_is_kept_or_mapped(statements in graphs()) {
+        let input: String = statements.concat();
+        let (once, map) = collapse(&input, RdfFormat::NTriples, 1);
+        let (twice, _) = collapse(&once, RdfFormat::NTriples, 1);
+        prop_assert_eq!(&once, &twice);
+        let kept = iris(&once);
+        let mapped: BTreeSet<String> = map
+            .lines()
+            .filter_map(|line| line.split('\t').next().map(str::to_owned))
+            .collect();
+        for iri in iris(&input) {
+            prop_assert!(kept.contains(&iri) || mapped.contains(&iri), "{} is lost", iri);
+        }
+    }
+}
+
+/// Every N-Triples file of `fixtures/real/` through `--collapse` and `--literals` together: the
+/// statements are all kept, the output parses, and a second run changes nothing.
+#[test]
+fn the_real_corpus_collapses_without_loss() {
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from("fixtures/real")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("fixtures/real is readable") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "nt") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(!files.is_empty(), "no N-Triples in fixtures/real");
+    let run = |input: &str| -> (String, u64) {
+        let literals = LiteralRewriter::new(Default::default());
+        let (output, _, report) = collapse_with(input, RdfFormat::NTriples, 1, Some(literals));
+        assert_eq!(report.statements_read, report.statements_written);
+        (output, report.statements_read)
+    };
+    for file in files {
+        let input = std::fs::read_to_string(&file).expect("readable");
+        let (once, statements) = run(&input);
+        let parsed = oxrdfio::RdfParser::from_format(RdfFormat::NTriples)
+            .for_slice(once.as_bytes())
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap_or_else(|e| panic!("{}: the output does not parse: {e}", file.display()));
+        assert_eq!(parsed.len() as u64, statements, "{}", file.display());
+        let (twice, _) = run(&once);
+        assert_eq!(
+            sorted_lines(&once),
+            sorted_lines(&twice),
+            "{}",
+            file.display()
+        );
+    }
+}
