@@ -2,10 +2,12 @@
 #![doc(test(attr(deny(warnings))))]
 
 mod error;
+pub mod foxml;
 pub mod iri;
 mod kind;
 pub mod pct;
 mod policy;
+pub mod rdfxml;
 pub mod rewrite;
 pub mod scheme;
 
