@@ -13,7 +13,7 @@ fn rewrite(input: &[u8], format: RdfFormat, lenient: bool) -> Result<(Vec<u8>, u
         .with_input_format(format)
         .with_output_format(RdfFormat::NQuads);
     if lenient {
-        rewriter = rewriter.lenient();
+        rewriter = rewriter.skip_syntax_errors();
     }
     let mut out = Vec::new();
     let mut session = rewriter.session(&mut out);
@@ -24,7 +24,7 @@ fn rewrite(input: &[u8], format: RdfFormat, lenient: bool) -> Result<(Vec<u8>, u
 
 fn syntax_line(result: Result<(Vec<u8>, u64), RewriteError>) -> u64 {
     match result {
-        Err(RewriteError::Syntax { location, .. }) => location.line,
+        Err(RewriteError::Syntax(error)) => error.location().line().unwrap_or(0),
         other => panic!("expected a syntax error, got {other:?}"),
     }
 }
@@ -135,18 +135,19 @@ fn files_truncated_in_the_middle_of_a_statement() {
     let ttl = b"@prefix ex: <http://example.org/> .\nex:s ex:p ex:o ;\n  ex:q [ ex:r";
     assert!(matches!(
         rewrite(ttl, RdfFormat::Turtle, false),
-        Err(RewriteError::Syntax { .. })
+        Err(RewriteError::Syntax(_))
     ));
     let trig = b"<http://g/> { <http://a/s> <http://a/p> <http://a/o> .";
     assert!(matches!(
         rewrite(trig, RdfFormat::TriG, false),
-        Err(RewriteError::Syntax { .. })
+        Err(RewriteError::Syntax(_))
     ));
 }
 
 #[test]
 fn a_full_disk_is_reported() {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        println!("SKIPPED: this system has no /dev/full to write to");
         return;
     };
     let mut child = Command::new(env!("CARGO_BIN_EXE_pidcanon"))

@@ -20,7 +20,7 @@ fn rewrite(
         .with_base_iri("http://example.org/base/")
         .map_err(|e| e.to_string())?;
     if dedup {
-        rewriter = rewriter.with_dedup();
+        rewriter = rewriter.drop_duplicates();
     }
     let mut out = Vec::new();
     let mut session = rewriter.session(&mut out);

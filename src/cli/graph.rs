@@ -3,7 +3,9 @@
 use super::EXIT_USAGE;
 use super::args::{CheckArgs, GraphInput, RewriteArgs};
 use super::files::{AtomicFile, Input, Output, format_of, parse_format};
-use pidcanon::rewrite::{Location, Observer, RdfFormat, Report, RewriteError, Rewriter, Session};
+use pidcanon::rewrite::{
+    Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, Session, SyntaxError,
+};
 use pidcanon::{IdError, Kind, Registry};
 use std::cell::{Cell, RefCell};
 use std::io::{self, Write};
@@ -24,7 +26,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         Err(e) => return usage_error(&e),
     };
     let rewriter = if args.dedup {
-        rewriter.with_dedup()
+        rewriter.drop_duplicates()
     } else {
         rewriter
     };
@@ -116,10 +118,10 @@ fn build(
             .map_err(|e| e.to_string())?;
     }
     if args.strict {
-        rewriter = rewriter.strict();
+        rewriter = rewriter.fail_on_invalid();
     }
     if args.lenient {
-        rewriter = rewriter.lenient();
+        rewriter = rewriter.skip_syntax_errors();
     }
     Ok((rewriter, inputs))
 }
@@ -252,11 +254,15 @@ impl Observer for Shared {
         }
     }
 
-    fn syntax_error(&mut self, location: Location, message: &str) {
+    fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
         if !self.0.quiet || self.0.listing {
             self.0.say(
                 false,
-                format_args!("{location}: syntax error, skipped: {message}"),
+                format_args!(
+                    "{}: syntax error, {recovery}: {}",
+                    error.location(),
+                    error.message()
+                ),
             );
         }
     }
@@ -281,6 +287,7 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
             "invalid_identifiers": report.invalid_identifiers,
             "duplicates_dropped": report.duplicates_dropped,
             "syntax_errors": report.syntax_errors,
+            "lines_passed_through": report.lines_passed_through,
             "bytes_read": report.bytes_read,
             "seconds": seconds,
             "megabytes_per_second": megabytes_per_second,
@@ -296,7 +303,7 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
     writeln!(
         stderr,
         "pidcanon: {} statements read, {} written; {} IRIs rewritten{}; {} invalid identifiers; \
-         {} duplicates dropped; {} syntax errors skipped; {:.1} MB/s, {:.0} statements/s",
+         {} duplicates dropped; {} syntax errors{}; {:.1} MB/s, {:.0} statements/s",
         report.statements_read,
         report.statements_written,
         report.rewritten_total(),
@@ -308,6 +315,10 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
         report.invalid_identifiers,
         report.duplicates_dropped,
         report.syntax_errors,
+        match report.lines_passed_through {
+            0 => String::new(),
+            n => format!(" ({n} unparsable lines passed through unchanged)"),
+        },
         megabytes_per_second,
         statements_per_second,
     )

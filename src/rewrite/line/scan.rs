@@ -319,7 +319,7 @@ mod agreement {
         let mut paths = Vec::new();
         files(&root.join("w3c"), &mut paths);
         files(&root.join("real"), &mut paths);
-        let (mut fast, mut lines) = (0, 0);
+        let (mut fast, mut statements, mut lines) = (0, 0, 0);
         for path in &paths {
             let quads = path.extension().is_some_and(|e| e == "nq");
             let bytes = std::fs::read(path).expect("readable");
@@ -329,7 +329,10 @@ mod agreement {
                     continue;
                 };
                 let expected = match check(text, quads) {
-                    Checked::Statement(_) => Some(1),
+                    Checked::Statement(_) => {
+                        statements += 1;
+                        Some(1)
+                    }
                     Checked::Nothing => Some(0),
                     Checked::Unsure => continue,
                 };
@@ -346,6 +349,12 @@ mod agreement {
         assert!(
             fast * 2 > lines,
             "the fast path took only {fast} of {lines} lines"
+        );
+        // Most of those are statements, not blank lines and comments: the agreement above is
+        // checked on what the fast path is for.
+        assert!(
+            statements > 5_000 && statements * 3 > lines,
+            "the fast path accepted only {statements} statements of {lines} lines"
         );
     }
 }

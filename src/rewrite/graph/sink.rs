@@ -2,13 +2,11 @@
 //! with the session, so that serializing can move to the worker thread while the session keeps
 //! its writer (which need not be `Send`), and drains the buffer into it in order.
 
-use super::chunk::GraphBatch;
-use super::source::Declarations;
-use super::{RewriteError, Rewriter};
-use oxrdf::Quad;
+use super::reader::Declarations;
+use super::worker::GraphBatch;
+use crate::rewrite::fingerprint::{Fingerprint, Fingerprints};
+use crate::rewrite::{RdfFormat, RewriteError, Rewriter};
 use oxrdfio::{RdfSerializer, WriterQuadSerializer};
-use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -42,12 +40,12 @@ impl Write for SharedBuffer {
 
 type Serializer = WriterQuadSerializer<BufWriter<SharedBuffer>>;
 
-/// The serializer (made with the input's declarations when the first batch comes) and the
-/// fingerprints of the statements written, for `--dedup`.
+/// The serializer (made with the input's declarations when the first batch comes) and, for
+/// `--dedup`, the fingerprints of the statements written.
 pub(crate) struct GraphSink {
     shared: SharedBuffer,
     serializer: Option<Box<Serializer>>,
-    fingerprints: HashSet<u128>,
+    fingerprints: Fingerprints,
     scratch: String,
 }
 
@@ -56,7 +54,7 @@ impl GraphSink {
         Self {
             shared,
             serializer: None,
-            fingerprints: HashSet::new(),
+            fingerprints: Fingerprints::default(),
             scratch: String::new(),
         }
     }
@@ -78,9 +76,21 @@ impl GraphSink {
         };
         let (mut written, mut duplicates) = (0, 0);
         for quad in batch.quads.drain(..) {
-            if rewriter.dedup && seen_before(&mut self.fingerprints, &mut self.scratch, &quad) {
+            if rewriter.drop_duplicates
+                && !self
+                    .fingerprints
+                    .first_time(Fingerprint::of(&quad, &mut self.scratch))
+            {
                 duplicates += 1;
                 continue;
+            }
+            if !quad.graph_name.is_default_graph() && !rewriter.output_format.supports_datasets() {
+                return Err(RewriteError::Usage(format!(
+                    "a statement in the graph {} cannot be written as {} (it has no named \
+                     graphs): write N-Quads or TriG (--to nq)",
+                    quad.graph_name,
+                    rewriter.output_format.name()
+                )));
             }
             serializer.serialize_quad(&quad)?;
             written += 1;
@@ -100,43 +110,28 @@ impl GraphSink {
     }
 }
 
-/// Whether an equal statement was seen before; remembers this one (a 128-bit fingerprint of its
-/// N-Quads form).
-pub(crate) fn seen_before(
-    fingerprints: &mut HashSet<u128>,
-    scratch: &mut String,
-    quad: &Quad,
-) -> bool {
-    scratch.clear();
-    let _ = write!(scratch, "{quad}");
-    !fingerprints.insert(xxhash_rust::xxh3::xxh3_128(scratch.as_bytes()))
-}
-
-/// The serializer of the rewriter's output format, with the input's prefixes and base.
+/// The serializer of the rewriter's output format, with the input's prefixes (written absolute:
+/// no base IRI is declared in the output, so that prefixes are not made relative to it). RDF/XML
+/// output declares only the namespaces it uses.
 fn serializer_for(
     rewriter: &Rewriter,
     shared: SharedBuffer,
-    (prefixes, base): &Declarations,
+    (prefixes, _base): &Declarations,
 ) -> Result<Serializer, RewriteError> {
     let mut serializer = RdfSerializer::from_format(rewriter.output_format);
-    let bad = |e: oxiri::IriParseError| {
-        RewriteError::Usage(format!("cannot write the input's declarations: {e}"))
-    };
-    // The parser has checked these IRIs; checking again here costs nothing and means a bad one is
-    // skipped rather than fatal.
-    for (name, iri) in prefixes
-        .iter()
-        .filter(|(_, iri)| oxiri::Iri::parse(iri.as_str()).is_ok())
-    {
-        serializer = serializer
-            .with_prefix(name.as_str(), iri.as_str())
-            .map_err(bad)?;
-    }
-    if let Some(base) = base
-        .as_deref()
-        .filter(|base| oxiri::Iri::parse(*base).is_ok())
-    {
-        serializer = serializer.with_base_iri(base).map_err(bad)?;
+    if rewriter.output_format != RdfFormat::RdfXml {
+        // The parser has checked these IRIs; checking again here costs nothing and means a bad
+        // one is skipped rather than fatal.
+        for (name, iri) in prefixes
+            .iter()
+            .filter(|(_, iri)| oxiri::Iri::parse(iri.as_str()).is_ok())
+        {
+            serializer = serializer
+                .with_prefix(name.as_str(), iri.as_str())
+                .map_err(|e| {
+                    RewriteError::Usage(format!("cannot write the prefix {name}: <{iri}>: {e}"))
+                })?;
+        }
     }
     Ok(serializer.for_writer(BufWriter::with_capacity(1 << 16, shared)))
 }

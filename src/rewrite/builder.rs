@@ -1,0 +1,197 @@
+//! [`Rewriter`]: how to rewrite — formats, base IRI, the adapters, what to do with bad input.
+
+use super::terms::map_quad;
+use super::{Location, RdfFormat, RewriteError, Session};
+use crate::{Canonical, IdError, Registry};
+use oxrdf::{Quad, QuadRef};
+use std::borrow::Cow;
+use std::io::Write;
+
+/// How to rewrite: formats, base IRI, the adapters, and what to do with bad input. Options are
+/// set in the builder style of `oxttl`'s parsers; [`session`](Rewriter::session) starts a rewrite.
+#[derive(Debug)]
+pub struct Rewriter {
+    pub(crate) registry: Registry,
+    pub(crate) input_format: RdfFormat,
+    pub(crate) output_format: RdfFormat,
+    pub(crate) base_iri: Option<String>,
+    pub(crate) fail_on_invalid: bool,
+    pub(crate) skip_syntax_errors: bool,
+    pub(crate) drop_duplicates: bool,
+    pub(crate) threads: usize,
+}
+
+impl Rewriter {
+    /// A rewriter with `registry`'s adapters, N-Triples in and out.
+    #[must_use]
+    pub fn new(registry: Registry) -> Self {
+        Self {
+            registry,
+            input_format: RdfFormat::NTriples,
+            output_format: RdfFormat::NTriples,
+            base_iri: None,
+            fail_on_invalid: false,
+            skip_syntax_errors: false,
+            drop_duplicates: false,
+            threads: 1,
+        }
+    }
+
+    /// Reads and writes `format`.
+    #[must_use]
+    pub fn with_format(mut self, format: RdfFormat) -> Self {
+        self.input_format = format;
+        self.output_format = format;
+        self
+    }
+
+    /// Reads `format` (the output format stays as it was).
+    #[must_use]
+    pub fn with_input_format(mut self, format: RdfFormat) -> Self {
+        self.input_format = format;
+        self
+    }
+
+    /// Writes `format`.
+    #[must_use]
+    pub fn with_output_format(mut self, format: RdfFormat) -> Self {
+        self.output_format = format;
+        self
+    }
+
+    /// Resolves relative IRIs of Turtle, TriG and RDF/XML input against `base_iri`.
+    pub fn with_base_iri(mut self, base_iri: impl Into<String>) -> Result<Self, RewriteError> {
+        let base_iri = base_iri.into();
+        crate::iri::validate(&base_iri)
+            .map_err(|e| RewriteError::Usage(format!("invalid base IRI <{base_iri}>: {e}")))?;
+        self.base_iri = Some(base_iri);
+        Ok(self)
+    }
+
+    /// Makes an invalid identifier an error, instead of leaving it unchanged and reporting it.
+    #[must_use]
+    pub fn fail_on_invalid(mut self) -> Self {
+        self.fail_on_invalid = true;
+        self
+    }
+
+    /// Goes on after a syntax error instead of stopping, losing only what does not parse: an
+    /// N-Triples/N-Quads line is passed through unchanged (or written to the rejects), a
+    /// Turtle/TriG/RDF/XML statement skipped; each is reported.
+    #[must_use]
+    pub fn skip_syntax_errors(mut self) -> Self {
+        self.skip_syntax_errors = true;
+        self
+    }
+
+    /// Drops statements that are exact duplicates of one written before (after rewriting).
+    #[must_use]
+    pub fn drop_duplicates(mut self) -> Self {
+        self.drop_duplicates = true;
+        self
+    }
+
+    /// Rewrites on `threads` threads (1 by default): N-Triples / N-Quads chunk by chunk, other
+    /// formats with parsing and serializing on separate threads. The output is the same whatever
+    /// the number.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The adapters.
+    #[must_use]
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Whether output lines are input lines with IRIs spliced in.
+    pub(crate) fn line_based(&self) -> bool {
+        matches!(
+            (self.input_format, self.output_format),
+            (RdfFormat::NTriples, RdfFormat::NTriples | RdfFormat::NQuads)
+                | (RdfFormat::NQuads, RdfFormat::NQuads)
+        )
+    }
+
+    /// A session writing to `writer`: feed it one input or several, then [`finish`](Session::finish).
+    pub fn session<'s, W: Write + 's>(&'s self, writer: W) -> Session<'s, W> {
+        Session::new(self, writer)
+    }
+
+    /// The statement with every IRI canonicalized; invalid identifiers are left as they are
+    /// (see [`try_canonical_quad`](Rewriter::try_canonical_quad) to hear of them).
+    ///
+    /// ```
+    /// use oxrdf::{GraphName, NamedNodeRef, QuadRef};
+    /// use pidcanon::{rewrite::Rewriter, Registry};
+    /// let rewriter = Rewriter::new(Registry::default());
+    /// let quad = QuadRef::new(
+    ///     NamedNodeRef::new("info:fedora/demo%3a1")?,
+    ///     NamedNodeRef::new("http://purl.org/dc/terms/relation")?,
+    ///     NamedNodeRef::new("doi:10.1000/ABC")?,
+    ///     GraphName::DefaultGraph.as_ref(),
+    /// );
+    /// let canonical = rewriter.canonical_quad(quad);
+    /// assert_eq!(canonical.subject.to_string(), "<info:fedora/demo:1>");
+    /// assert_eq!(canonical.object.to_string(), "<https://doi.org/10.1000/abc>");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn canonical_quad<'a>(&self, quad: impl Into<QuadRef<'a>>) -> Quad {
+        self.map_canonical(quad.into(), |_, _| {})
+    }
+
+    /// The statement with every IRI canonicalized, or the first identifier an adapter claims and
+    /// finds invalid.
+    ///
+    /// ```
+    /// use oxrdf::{GraphName, NamedNodeRef, QuadRef};
+    /// use pidcanon::{rewrite::{RewriteError, Rewriter}, Registry};
+    /// let rewriter = Rewriter::new(Registry::default());
+    /// let quad = QuadRef::new(
+    ///     NamedNodeRef::new("info:fedora/demo:1")?,
+    ///     NamedNodeRef::new("http://purl.org/dc/terms/relation")?,
+    ///     NamedNodeRef::new("info:fedora/no-colon")?,
+    ///     GraphName::DefaultGraph.as_ref(),
+    /// );
+    /// let Err(RewriteError::InvalidIdentifier { iri, .. }) = rewriter.try_canonical_quad(quad) else {
+    ///     panic!("a PID needs a colon");
+    /// };
+    /// assert_eq!(iri, "info:fedora/no-colon");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn try_canonical_quad<'a>(
+        &self,
+        quad: impl Into<QuadRef<'a>>,
+    ) -> Result<Quad, RewriteError> {
+        let mut invalid = None;
+        let quad = self.map_canonical(quad.into(), |iri, error| {
+            invalid.get_or_insert_with(|| RewriteError::InvalidIdentifier {
+                location: Location::unknown(),
+                iri: iri.to_owned(),
+                error,
+            });
+        });
+        invalid.map_or(Ok(quad), Err)
+    }
+
+    /// `quad` with every IRI canonicalized; each invalid identifier goes to `on_invalid`.
+    fn map_canonical(&self, quad: QuadRef<'_>, mut on_invalid: impl FnMut(&str, IdError)) -> Quad {
+        map_quad(
+            quad.into_owned(),
+            &mut |iri| match self.registry.canonicalize_claimed(iri)? {
+                Ok(Canonical {
+                    iri: Cow::Owned(canonical),
+                    ..
+                }) if canonical != iri => Some(canonical),
+                Ok(_) => None,
+                Err(error) => {
+                    on_invalid(iri, error);
+                    None
+                }
+            },
+        )
+    }
+}

@@ -1,0 +1,82 @@
+//! Why a rewrite stops.
+
+use super::Location;
+use crate::IdError;
+use std::{fmt, io};
+
+/// Input that is not valid in its format, with where it is.
+///
+/// ```
+/// use pidcanon::rewrite::{RdfFormat, RewriteError, Rewriter};
+/// use pidcanon::Registry;
+///
+/// let rewriter = Rewriter::new(Registry::default()).with_format(RdfFormat::NTriples);
+/// let mut session = rewriter.session(Vec::new());
+/// let Err(RewriteError::Syntax(error)) = session.rewrite(&b"<http://ex/s> <p> .\n"[..]) else {
+///     panic!("a relative IRI is not N-Triples");
+/// };
+/// assert_eq!(error.location().line(), Some(1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    location: Location,
+    message: String,
+}
+
+impl SyntaxError {
+    pub(crate) fn new(location: Location, message: impl Into<String>) -> Self {
+        Self {
+            location,
+            message: message.into(),
+        }
+    }
+
+    /// Where the error is.
+    #[must_use]
+    pub fn location(&self) -> Location {
+        self.location
+    }
+
+    /// What is wrong (the parser's words).
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: syntax error: {}", self.location, self.message)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// Why a rewrite stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RewriteError {
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// The input is not valid in its format (and syntax errors are not skipped).
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
+    /// An identifier an adapter claims is invalid (with
+    /// [`fail_on_invalid`](super::Rewriter::fail_on_invalid)).
+    #[error("{location}: invalid identifier <{iri}>: {error}")]
+    InvalidIdentifier {
+        /// Where.
+        location: Location,
+        /// The IRI.
+        iri: String,
+        /// What is wrong with it.
+        #[source]
+        error: IdError,
+    },
+    /// The options or the input ask for what cannot be done: a bad base IRI, a statement in a
+    /// named graph to be written in a format that has none.
+    #[error("{0}")]
+    Usage(String),
+}

@@ -1,0 +1,173 @@
+//! The parse → map → serialize pipeline, for every pair of formats that is not N-Triples /
+//! N-Quads to the same: a [`reader`] parses statements (starting again after syntax errors when
+//! the rewrite goes on after them), a [`worker`] canonicalizes them in batches, a [`sink`]
+//! serializes them; with more than one thread the worker and the sink run on a second thread
+//! while the session reads.
+
+mod reader;
+mod sink;
+mod worker;
+
+pub(crate) use reader::{LineParser, error_location};
+
+use super::events::Found;
+use super::session::{Output, Session};
+use super::threads::spawn_worker;
+use super::{RewriteError, Rewriter};
+use reader::{Declarations, Item, Reader, Span};
+use sink::{GraphSink, SharedBuffer};
+use std::io::{self, BufRead, BufWriter, Write};
+use std::sync::mpsc;
+use worker::{GraphBatch, GraphWorker};
+
+/// A session's serialized output.
+pub(crate) struct GraphOutput<W: Write> {
+    writer: BufWriter<W>,
+    shared: SharedBuffer,
+    /// Away on the worker thread during a rewrite.
+    sink: Option<GraphSink>,
+    /// Whether the input's declarations went to the serializer.
+    declared: bool,
+}
+
+impl<W: Write> GraphOutput<W> {
+    pub(crate) fn new(_rewriter: &Rewriter, writer: BufWriter<W>) -> Self {
+        let shared = SharedBuffer::default();
+        Self {
+            writer,
+            sink: Some(GraphSink::new(shared.clone())),
+            shared,
+            declared: false,
+        }
+    }
+
+    /// Ends the document and flushes it.
+    pub(crate) fn finish(mut self, rewriter: &Rewriter) -> Result<(), RewriteError> {
+        if let Some(sink) = self.sink {
+            sink.finish(rewriter)?;
+        }
+        self.shared.drain_into(&mut self.writer)?;
+        self.writer.flush()?;
+        Ok(())
+    }
+}
+
+/// The session's graph output.
+fn graph_output<'a, W: Write>(session: &'a mut Session<'_, W>) -> &'a mut GraphOutput<W> {
+    match &mut session.output {
+        Output::Graph(output) => output,
+        Output::Lines { .. } => unreachable!("the graph pipeline runs on serialized output"),
+    }
+}
+
+/// What comes back from the worker: what it found, and (written, duplicates).
+type Mapped = Result<(Found, (u64, u64)), RewriteError>;
+
+/// Rewrites `input` into the session's serialized output.
+pub(crate) fn rewrite<W: Write>(
+    session: &mut Session<'_, W>,
+    input: &mut impl BufRead,
+) -> Result<(), RewriteError> {
+    let rewriter = session.rewriter;
+    let reader = Reader::new(rewriter.input_format, rewriter.base_iri.as_deref());
+    let mut worker = GraphWorker::new(rewriter, session.needs(), session.inputs);
+    let mut batch = GraphBatch::default();
+    let Some(mut sink) = graph_output(session).sink.take() else {
+        unreachable!("the sink is back after every rewrite")
+    };
+    let mut map_and_write = move |mut batch: GraphBatch, sink: &mut GraphSink| -> Mapped {
+        let mut found = Found::default();
+        worker.map(&mut batch, &mut found);
+        let counts = sink.write(rewriter, &mut batch)?;
+        Ok((found, counts))
+    };
+    if rewriter.threads < 2 {
+        let read = reader.read(input, |item, span, declarations| {
+            if take(session, item, span, declarations, &mut batch)? {
+                let mapped = map_and_write(std::mem::take(&mut batch), &mut sink);
+                apply(session, mapped)?;
+            }
+            Ok(())
+        });
+        let done = read.and_then(|()| apply(session, map_and_write(batch, &mut sink)));
+        graph_output(session).sink = Some(sink);
+        return done;
+    }
+    let (done, sink) = std::thread::scope(|scope| {
+        let (to_worker, batches) = mpsc::sync_channel::<GraphBatch>(2);
+        let (to_session, mapped) = mpsc::channel::<Mapped>();
+        let spawned = spawn_worker(scope, move || {
+            for batch in batches {
+                let result = map_and_write(batch, &mut sink);
+                let failed = result.is_err();
+                if to_session.send(result).is_err() || failed {
+                    break;
+                }
+            }
+            sink
+        });
+        let stopped = || RewriteError::Io(io::Error::other("the rewriting thread stopped"));
+        let mapper = match spawned {
+            Ok(mapper) => mapper,
+            Err(e) => return (Err(RewriteError::Io(e)), None),
+        };
+        let read = reader.read(input, |item, span, declarations| {
+            if take(session, item, span, declarations, &mut batch)? {
+                while let Ok(result) = mapped.try_recv() {
+                    apply(session, result)?;
+                }
+                to_worker
+                    .send(std::mem::take(&mut batch))
+                    .map_err(|_| stopped())?;
+            }
+            Ok(())
+        });
+        let sent = read.and_then(|()| to_worker.send(batch).map_err(|_| stopped()));
+        drop(to_worker);
+        let mut done = sent;
+        for result in mapped {
+            done = done.and_then(|()| apply(session, result));
+        }
+        let sink = mapper.join().ok();
+        (
+            done.and(sink.is_some().then_some(()).ok_or_else(stopped)),
+            sink,
+        )
+    });
+    graph_output(session).sink = sink;
+    done
+}
+
+/// Takes one parsed item: a statement goes into `batch` (true when the batch is full), a
+/// syntax error to the session.
+fn take<W: Write>(
+    session: &mut Session<'_, W>,
+    item: Item,
+    span: Span<'_>,
+    declarations: &dyn Fn() -> Declarations,
+    batch: &mut GraphBatch,
+) -> Result<bool, RewriteError> {
+    match item {
+        Item::Statement(quad) => {
+            session.report.statements_read += 1;
+            let output = graph_output(session);
+            if !std::mem::replace(&mut output.declared, true) {
+                batch.declarations = Some(declarations());
+            }
+            batch.push(quad, span);
+            Ok(batch.quads.len() >= GraphBatch::SIZE)
+        }
+        Item::SyntaxError(error) => session.syntax_error(error, span.text).map(|_| false),
+    }
+}
+
+/// Applies a mapped and serialized batch: what was found, the counts, then the bytes.
+fn apply<W: Write>(session: &mut Session<'_, W>, mapped: Mapped) -> Result<(), RewriteError> {
+    let (mut found, (written, duplicates)) = mapped?;
+    session.apply(&mut found, 0, |_, _| Ok(()))?;
+    session.report.statements_written += written;
+    session.report.duplicates_dropped += duplicates;
+    let output = graph_output(session);
+    output.shared.drain_into(&mut output.writer)?;
+    Ok(())
+}

@@ -1,0 +1,449 @@
+//! Reading RDF statement by statement, with the text of the lines each statement spans: the
+//! text formats through `oxttl`'s low-level parsers fed one line at a time, RDF/XML through
+//! `oxrdfio`.
+//!
+//! After a syntax error, reading starts again with a new parser (knowing the prefixes and base
+//! declared so far) at the line after the one where the error was found — not where the lexer
+//! gave up, which for an unterminated string is the end of the file — so a bad statement costs
+//! only itself. The lines since the last statement are kept for that (up to [`MAX_PENDING`]
+//! bytes). In TriG, the new parser is put back into the graph block the error was in.
+
+use super::super::{Location, RewriteError, SyntaxError};
+use oxrdf::{GraphName, Quad, Triple};
+use oxrdfio::{RdfFormat, RdfParser};
+use oxttl::nquads::LowLevelNQuadsParser;
+use oxttl::ntriples::LowLevelNTriplesParser;
+use oxttl::trig::LowLevelTriGParser;
+use oxttl::turtle::LowLevelTurtleParser;
+use oxttl::{NQuadsParser, NTriplesParser, TriGParser, TurtleParser, TurtleSyntaxError};
+use std::collections::VecDeque;
+use std::io::{BufRead, Read};
+use std::rc::Rc;
+
+/// The most text kept after the last statement to start again from after an error.
+pub(crate) const MAX_PENDING: usize = 1 << 26;
+
+/// What reading yields: a statement, or a syntax error recovered from.
+pub(crate) enum Item {
+    Statement(Quad),
+    SyntaxError(SyntaxError),
+}
+
+/// The lines an item spans (for a statement, from the line the previous one ended on), with
+/// the number of the first.
+#[derive(Clone, Copy)]
+pub(crate) struct Span<'a> {
+    pub(crate) first_line: u64,
+    pub(crate) text: &'a [u8],
+}
+
+/// Prefixes and base IRI, as declared by the input when its first statement is read.
+pub(crate) type Declarations = (Vec<(String, String)>, Option<String>);
+
+/// One of `oxttl`'s low-level parsers.
+pub(crate) enum LineParser {
+    NTriples(LowLevelNTriplesParser),
+    NQuads(LowLevelNQuadsParser),
+    Turtle(LowLevelTurtleParser),
+    TriG(LowLevelTriGParser),
+}
+
+impl LineParser {
+    /// The parser of a text format that knows `base` and `prefixes` from the start, or `None`
+    /// for RDF/XML and other formats.
+    fn declared(
+        format: RdfFormat,
+        base: Option<&str>,
+        prefixes: &[(String, String)],
+    ) -> Result<Option<Self>, RewriteError> {
+        /// Turtle's and TriG's parsers have the same builder methods, but no common trait.
+        macro_rules! declare {
+            ($parser:expr) => {{
+                let mut parser = $parser;
+                if let Some(base) = base {
+                    parser = parser.with_base_iri(base).map_err(bad_base)?;
+                }
+                for (name, iri) in prefixes {
+                    parser = parser
+                        .with_prefix(name.as_str(), iri.as_str())
+                        .map_err(bad_base)?;
+                }
+                parser.low_level()
+            }};
+        }
+        Ok(Some(match format {
+            RdfFormat::NTriples => Self::for_lines(false),
+            RdfFormat::NQuads => Self::for_lines(true),
+            RdfFormat::Turtle => Self::Turtle(declare!(TurtleParser::new())),
+            RdfFormat::TriG => Self::TriG(declare!(TriGParser::new())),
+            _ => return Ok(None),
+        }))
+    }
+
+    /// A new parser of the same format that knows the prefixes and base declared so far.
+    fn restarted(&self) -> Result<Self, RewriteError> {
+        let format = match self {
+            Self::NTriples(_) => RdfFormat::NTriples,
+            Self::NQuads(_) => RdfFormat::NQuads,
+            Self::Turtle(_) => RdfFormat::Turtle,
+            Self::TriG(_) => RdfFormat::TriG,
+        };
+        let prefixes = self.prefixes();
+        let restarted = Self::declared(format, self.base_iri().as_deref(), &prefixes)?;
+        Ok(restarted.unwrap_or_else(|| unreachable!("a text format has a line parser")))
+    }
+
+    /// The parser of a line-based format: N-Quads when `quads`, else N-Triples.
+    pub(crate) fn for_lines(quads: bool) -> Self {
+        if quads {
+            Self::NQuads(NQuadsParser::new().low_level())
+        } else {
+            Self::NTriples(NTriplesParser::new().low_level())
+        }
+    }
+
+    pub(crate) fn extend(&mut self, data: &[u8]) {
+        match self {
+            Self::NTriples(p) => p.extend_from_slice(data),
+            Self::NQuads(p) => p.extend_from_slice(data),
+            Self::Turtle(p) => p.extend_from_slice(data),
+            Self::TriG(p) => p.extend_from_slice(data),
+        }
+    }
+
+    pub(crate) fn end(&mut self) {
+        match self {
+            Self::NTriples(p) => p.end(),
+            Self::NQuads(p) => p.end(),
+            Self::Turtle(p) => p.end(),
+            Self::TriG(p) => p.end(),
+        }
+    }
+
+    /// The next statement from what has been fed, if a whole one is there.
+    pub(crate) fn next(&mut self) -> Option<Result<Quad, TurtleSyntaxError>> {
+        let in_default_graph = |t: Triple| t.in_graph(GraphName::DefaultGraph);
+        match self {
+            Self::NTriples(p) => p.parse_next().map(|r| r.map(in_default_graph)),
+            Self::NQuads(p) => p.parse_next(),
+            Self::Turtle(p) => p.parse_next().map(|r| r.map(in_default_graph)),
+            Self::TriG(p) => p.parse_next(),
+        }
+    }
+
+    /// The prefixes declared so far, sorted by name (the parser keeps no order): a rewrite's
+    /// output is the same on every run.
+    fn prefixes(&self) -> Vec<(String, String)> {
+        let own = |(name, iri): (&str, &str)| (name.to_owned(), iri.to_owned());
+        let mut prefixes: Vec<_> = match self {
+            Self::Turtle(p) => p.prefixes().map(own).collect(),
+            Self::TriG(p) => p.prefixes().map(own).collect(),
+            Self::NTriples(_) | Self::NQuads(_) => Vec::new(),
+        };
+        prefixes.sort();
+        prefixes
+    }
+
+    /// The base IRI declared so far.
+    fn base_iri(&self) -> Option<String> {
+        match self {
+            Self::Turtle(p) => p.base_iri().map(str::to_owned),
+            Self::TriG(p) => p.base_iri().map(str::to_owned),
+            Self::NTriples(_) | Self::NQuads(_) => None,
+        }
+    }
+}
+
+fn bad_base(e: impl std::fmt::Display) -> RewriteError {
+    RewriteError::Usage(format!("invalid base IRI or prefix: {e}"))
+}
+
+/// The location of a syntax error (1-based line and column).
+pub(crate) fn error_location(e: &TurtleSyntaxError) -> Location {
+    let start = e.location().start;
+    Location::new(start.line + 1, start.column + 1)
+}
+
+/// Reads a whole input in one format, item by item.
+pub(crate) struct Reader<'p> {
+    format: RdfFormat,
+    base: Option<&'p str>,
+}
+
+impl<'p> Reader<'p> {
+    pub(crate) fn new(format: RdfFormat, base: Option<&'p str>) -> Self {
+        Self { format, base }
+    }
+
+    /// Reads every item of `input`. `on_item` gets each item, the lines it spans (none for
+    /// RDF/XML) and, to call before the first statement, the input's declarations.
+    pub(crate) fn read(
+        &self,
+        input: impl BufRead,
+        mut on_item: impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+    ) -> Result<(), RewriteError> {
+        match LineParser::declared(self.format, self.base, &[])? {
+            Some(parser) => read_lines(input, parser, &mut on_item),
+            None => self.read_other(input, &mut on_item),
+        }
+    }
+
+    /// RDF/XML (and any other format `oxrdfio` reads).
+    fn read_other(
+        &self,
+        input: impl Read,
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+    ) -> Result<(), RewriteError> {
+        let mut parser = RdfParser::from_format(self.format);
+        if let Some(base) = self.base {
+            parser = parser.with_base_iri(base).map_err(bad_base)?;
+        }
+        let mut quads = parser.for_reader(input);
+        let nowhere = Span {
+            first_line: 0,
+            text: b"",
+        };
+        while let Some(result) = quads.next() {
+            let item = match result {
+                Ok(quad) => Item::Statement(quad),
+                Err(oxrdfio::RdfParseError::Io(e)) => return Err(RewriteError::Io(e)),
+                Err(oxrdfio::RdfParseError::Syntax(e)) => {
+                    let location = e.location().map_or(Location::unknown(), |l| {
+                        Location::new(l.start.line + 1, l.start.column + 1)
+                    });
+                    Item::SyntaxError(SyntaxError::new(location, e.to_string()))
+                }
+            };
+            let declarations = || {
+                let mut prefixes: Vec<_> = quads
+                    .prefixes()
+                    .map(|(n, i)| (n.to_owned(), i.to_owned()))
+                    .collect();
+                prefixes.sort();
+                (prefixes, quads.base_iri().map(str::to_owned))
+            };
+            on_item(item, nowhere, &declarations)?;
+        }
+        Ok(())
+    }
+}
+
+/// The lines read since the last statement: what a statement spans, and where reading starts
+/// again after an error.
+#[derive(Default)]
+struct Pending {
+    text: Vec<u8>,
+    /// The start of each line in `text`, its number, and the TriG graph block open at its end.
+    lines: VecDeque<(usize, u64, Option<Rc<str>>)>,
+}
+
+impl Pending {
+    fn push(&mut self, line: &[u8], line_no: u64, block: Option<Rc<str>>) {
+        while self.text.len() + line.len() > MAX_PENDING && self.lines.len() > 1 {
+            self.drop_first();
+        }
+        self.lines.push_back((self.text.len(), line_no, block));
+        self.text.extend_from_slice(line);
+    }
+
+    fn drop_first(&mut self) {
+        self.lines.pop_front();
+        let start = self
+            .lines
+            .front()
+            .map_or(self.text.len(), |&(start, ..)| start);
+        self.text.drain(..start);
+        for (at, ..) in &mut self.lines {
+            *at -= start;
+        }
+    }
+
+    /// Forgets the lines before `line_no`.
+    fn keep_from(&mut self, line_no: u64) {
+        while self.lines.front().is_some_and(|&(_, n, _)| n < line_no) {
+            self.drop_first();
+        }
+    }
+
+    fn span(&self, up_to: Option<u64>) -> Span<'_> {
+        let end = up_to
+            .and_then(|last| self.lines.iter().find(|&&(_, n, _)| n > last))
+            .map_or(self.text.len(), |&(start, ..)| start);
+        Span {
+            first_line: self.lines.front().map_or(0, |&(_, n, _)| n),
+            text: &self.text[..end],
+        }
+    }
+
+    /// The TriG graph block open at the end of line `line_no`.
+    fn block_after(&self, line_no: u64) -> Option<Rc<str>> {
+        self.lines
+            .iter()
+            .find(|&&(_, n, _)| n == line_no)
+            .and_then(|(_, _, block)| block.clone())
+    }
+
+    /// Takes the lines after `line_no` out, to be read again.
+    fn take_after(&mut self, line_no: u64) -> VecDeque<(u64, Vec<u8>)> {
+        let mut taken = VecDeque::new();
+        let mut ends = self.lines.iter().skip(1).map(|&(start, ..)| start);
+        for &(start, n, _) in &self.lines {
+            let end = ends.next().unwrap_or(self.text.len());
+            if n > line_no {
+                taken.push_back((n, self.text[start..end].to_vec()));
+            }
+        }
+        self.text.clear();
+        self.lines.clear();
+        taken
+    }
+}
+
+fn read_lines(
+    mut input: impl BufRead,
+    mut parser: LineParser,
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+) -> Result<(), RewriteError> {
+    let mut pending = Pending::default();
+    let mut replay: VecDeque<(u64, Vec<u8>)> = VecDeque::new();
+    let mut graphs = GraphTracker::default();
+    let mut line = Vec::new();
+    let mut line_no = 0;
+    // Lines fed to the parsers before the current one (which starts again after an error).
+    let mut lines_before = 0;
+    loop {
+        let ended = match replay.pop_front() {
+            Some((n, text)) => {
+                line_no = n;
+                line = text;
+                false
+            }
+            None => {
+                line.clear();
+                if input.read_until(b'\n', &mut line)? == 0 {
+                    true
+                } else {
+                    line_no += 1;
+                    false
+                }
+            }
+        };
+        if ended {
+            parser.end();
+        } else {
+            parser.extend(&line);
+            graphs.scan(&line);
+            pending.push(&line, line_no, graphs.open_block());
+        }
+        let mut failed = None;
+        while let Some(result) = parser.next() {
+            match result {
+                Ok(quad) => {
+                    let declarations = || (parser.prefixes(), parser.base_iri());
+                    on_item(Item::Statement(quad), pending.span(None), &declarations)?;
+                    pending.keep_from(line_no);
+                }
+                Err(e) => {
+                    let at = error_location(&e);
+                    let error_line = lines_before + at.line().unwrap_or(1);
+                    let location = Location::new(error_line, at.column().unwrap_or(1));
+                    failed = Some((SyntaxError::new(location, e.message()), error_line));
+                    break;
+                }
+            }
+        }
+        if let Some((error, error_line)) = failed {
+            let declarations = || (parser.prefixes(), parser.base_iri());
+            on_item(
+                Item::SyntaxError(error),
+                pending.span(Some(error_line)),
+                &declarations,
+            )?;
+            let graph_block = pending.block_after(error_line);
+            parser = parser.restarted()?;
+            graphs = GraphTracker::default();
+            if let Some(label) = graph_block {
+                parser.extend(label.as_bytes());
+                parser.extend(b" { ");
+                graphs.open = Some(label);
+            }
+            lines_before = error_line;
+            let mut again = pending.take_after(error_line);
+            again.extend(replay);
+            replay = again;
+            continue;
+        }
+        if ended {
+            return Ok(());
+        }
+    }
+}
+
+/// Which TriG graph block the text read so far is in, from a light scan of its tokens (IRIs,
+/// strings and comments are skipped; the term before a `{` is its label). A block labelled
+/// `[]` or a default-graph block `{ … }` has no label to open again.
+#[derive(Default)]
+struct GraphTracker {
+    /// The label of the open block, if one is open.
+    open: Option<Rc<str>>,
+    /// The last term read since the last `.`, `{` or `}` (a candidate label).
+    last_term: String,
+}
+
+impl GraphTracker {
+    /// The named graph block open at the end of what has been scanned.
+    fn open_block(&self) -> Option<Rc<str>> {
+        self.open
+            .clone()
+            .filter(|label| !label.is_empty() && !label.starts_with('['))
+    }
+
+    fn scan(&mut self, line: &[u8]) {
+        let mut at = 0;
+        while let Some(&byte) = line.get(at) {
+            match byte {
+                b'#' => return,
+                b'<' => {
+                    let end = memchr::memchr(b'>', &line[at..]).map_or(line.len(), |e| at + e + 1);
+                    self.last_term = String::from_utf8_lossy(&line[at..end]).into_owned();
+                    at = end;
+                }
+                b'"' | b'\'' => {
+                    at += 1;
+                    while let Some(&b) = line.get(at) {
+                        at += if b == b'\\' { 2 } else { 1 };
+                        if b == byte {
+                            break;
+                        }
+                    }
+                    self.last_term.clear();
+                }
+                b'{' => {
+                    if self.open.is_none() {
+                        self.open = Some(std::mem::take(&mut self.last_term).into());
+                    }
+                    at += 1;
+                }
+                b'}' | b'.' => {
+                    if byte == b'}' {
+                        self.open = None;
+                    }
+                    self.last_term.clear();
+                    at += 1;
+                }
+                b if b.is_ascii_whitespace() => at += 1,
+                _ => {
+                    let end = line[at..]
+                        .iter()
+                        .position(|b| b.is_ascii_whitespace() || b"{}<\"'#".contains(b))
+                        .map_or(line.len(), |e| at + e);
+                    let term = String::from_utf8_lossy(&line[at..end]);
+                    if !term.eq_ignore_ascii_case("graph") {
+                        self.last_term = term.into_owned();
+                    }
+                    at = end.max(at + 1);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! What a rewrite tells as it goes ([`Observer`]) and at the end ([`Report`]), and where things
+//! are in the input ([`Location`]).
+
+use crate::{IdError, Kind};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Where something is in the input: a 1-based line and a 1-based column in characters, each
+/// `None` where it is not known (a Turtle IRI written as a prefixed name has a line and no
+/// column; a statement read from RDF/XML has neither).
+///
+/// ```
+/// use pidcanon::rewrite::Location;
+/// assert_eq!(Location::new(3, 7).to_string(), "3:7");
+/// assert_eq!(Location::at_line(3).to_string(), "3");
+/// assert_eq!(Location::unknown().to_string(), "?");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Location {
+    line: Option<u64>,
+    column: Option<u64>,
+}
+
+impl Location {
+    /// A location at `line` and `column` (both 1-based).
+    #[must_use]
+    pub const fn new(line: u64, column: u64) -> Self {
+        Self {
+            line: Some(line),
+            column: Some(column),
+        }
+    }
+
+    /// A location of which only the line is known.
+    #[must_use]
+    pub const fn at_line(line: u64) -> Self {
+        Self {
+            line: Some(line),
+            column: None,
+        }
+    }
+
+    /// An unknown location.
+    #[must_use]
+    pub const fn unknown() -> Self {
+        Self {
+            line: None,
+            column: None,
+        }
+    }
+
+    /// The 1-based line, if known.
+    #[must_use]
+    pub const fn line(&self) -> Option<u64> {
+        self.line
+    }
+
+    /// The 1-based column in characters, if known.
+    #[must_use]
+    pub const fn column(&self) -> Option<u64> {
+        self.column
+    }
+
+    /// This location in a text that starts after `lines` lines.
+    pub(crate) fn after(self, lines: u64) -> Self {
+        Self {
+            line: self.line.map(|line| line + lines),
+            column: self.column,
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (None, _) => f.write_str("?"),
+            (Some(line), None) => write!(f, "{line}"),
+            (Some(line), Some(column)) => write!(f, "{line}:{column}"),
+        }
+    }
+}
+
+/// What became of input that does not parse, when the rewrite goes on after syntax errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Recovery {
+    /// Left out of the output (a Turtle, TriG or RDF/XML statement).
+    Skipped,
+    /// Written to the output as it was (an N-Triples / N-Quads line, to line-based output).
+    PassedThrough,
+    /// Written to the rejects instead of the output.
+    Rejected,
+}
+
+impl fmt::Display for Recovery {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Skipped => "skipped",
+            Self::PassedThrough => "passed through unchanged",
+            Self::Rejected => "written to the rejects",
+        })
+    }
+}
+
+/// Told about what a rewrite finds, as it goes (the CLI prints these on stderr).
+pub trait Observer {
+    /// Whether [`rewritten`](Observer::rewritten) wants to hear of every rewrite; when it does
+    /// not, the rewriter saves locating each one (the default hears them).
+    fn hears_rewrites(&self) -> bool {
+        true
+    }
+
+    /// An IRI was rewritten.
+    fn rewritten(&mut self, location: Location, original: &str, canonical: &str, kind: Kind) {
+        let _ = (location, original, canonical, kind);
+    }
+
+    /// An IRI that an adapter claims is invalid; it is left unchanged.
+    fn invalid(&mut self, location: Location, iri: &str, error: &IdError) {
+        let _ = (location, iri, error);
+    }
+
+    /// Input that does not parse, and what became of it (the rewrite goes on after syntax
+    /// errors).
+    fn syntax_error(&mut self, error: &super::SyntaxError, recovery: Recovery) {
+        let _ = (error, recovery);
+    }
+
+    /// Something worth a word that is not an error (input read in a compatibility mode, a
+    /// statement left untouched on purpose).
+    fn warning(&mut self, location: Location, message: &str) {
+        let _ = (location, message);
+    }
+}
+
+/// An observer that ignores everything.
+impl Observer for () {
+    fn hears_rewrites(&self) -> bool {
+        false
+    }
+}
+
+/// What a rewrite did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Report {
+    /// Statements read.
+    pub statements_read: u64,
+    /// Statements written.
+    pub statements_written: u64,
+    /// IRI occurrences rewritten, per kind of identifier.
+    pub rewritten: BTreeMap<Kind, u64>,
+    /// Occurrences of claimed but invalid identifiers (left unchanged).
+    pub invalid_identifiers: u64,
+    /// Statements dropped as exact duplicates ([`drop_duplicates`](super::Rewriter::drop_duplicates)).
+    pub duplicates_dropped: u64,
+    /// Syntax errors gone past ([`skip_syntax_errors`](super::Rewriter::skip_syntax_errors)), of
+    /// which `lines_passed_through` were written to the output as they were.
+    pub syntax_errors: u64,
+    /// N-Triples / N-Quads lines that do not parse, written to the output unchanged.
+    pub lines_passed_through: u64,
+    /// Bytes of input read.
+    pub bytes_read: u64,
+}
+
+impl Report {
+    /// IRI occurrences rewritten, all kinds together.
+    #[must_use]
+    pub fn rewritten_total(&self) -> u64 {
+        self.rewritten.values().sum()
+    }
+
+    /// Adds `rewritten` occurrences per kind.
+    pub(crate) fn count_rewritten(&mut self, rewritten: &BTreeMap<Kind, u64>) {
+        for (kind, n) in rewritten {
+            *self.rewritten.entry(*kind).or_default() += n;
+        }
+    }
+}

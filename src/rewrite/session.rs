@@ -1,0 +1,284 @@
+//! [`Session`]: one rewrite in progress — one output, one or more inputs — and the one place
+//! that decides what each finding does: a rewrite is told and recorded, an invalid identifier
+//! fails the rewrite or is reported, a syntax error fails it or is recovered from.
+
+use super::events::{Event, Found, Needs};
+use super::fingerprint::Fingerprint;
+use super::{Location, Observer, Recovery, Report, RewriteError, Rewriter, SyntaxError, graph};
+use crate::Kind;
+use std::collections::HashSet;
+use std::fmt;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::ops::Range;
+
+/// The UTF-8 byte-order mark, which some editors put at the start of a file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
+/// Where a session writes.
+pub(crate) enum Output<W: Write> {
+    /// Line-based output: the input's lines, with IRIs spliced in.
+    Lines {
+        writer: BufWriter<W>,
+        fingerprints: super::fingerprint::Fingerprints,
+    },
+    /// Serialized output.
+    Graph(graph::GraphOutput<W>),
+}
+
+/// One rewrite in progress: one output, one or more inputs.
+pub struct Session<'s, W: Write> {
+    pub(crate) rewriter: &'s Rewriter,
+    pub(crate) output: Output<W>,
+    observer: Box<dyn Observer + 's>,
+    links: Option<Box<dyn Write + 's>>,
+    map: Option<Box<dyn Write + 's>>,
+    rejects: Option<Box<dyn Write + 's>>,
+    /// Originals already written to the links and map.
+    recorded: HashSet<Box<str>>,
+    pub(crate) report: Report,
+    /// The inputs started so far (a byte-order mark is kept only in the first).
+    pub(crate) inputs: u64,
+}
+
+impl<W: Write> fmt::Debug for Session<'_, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session")
+            .field("report", &self.report)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the line pipeline must do with its output at an event.
+pub(crate) enum Placement {
+    /// A statement's bytes, to write unless they repeat an earlier statement.
+    Statement(Fingerprint, Range<usize>),
+    /// A line that does not parse, to write as it is at this offset of the output.
+    PassThrough(Vec<u8>, usize),
+}
+
+impl<'s, W: Write> Session<'s, W> {
+    pub(crate) fn new(rewriter: &'s Rewriter, writer: W) -> Self {
+        let writer = BufWriter::with_capacity(1 << 16, writer);
+        let output = if rewriter.line_based() {
+            Output::Lines {
+                writer,
+                fingerprints: Default::default(),
+            }
+        } else {
+            Output::Graph(graph::GraphOutput::new(rewriter, writer))
+        };
+        Self {
+            rewriter,
+            output,
+            observer: Box::new(()),
+            links: None,
+            map: None,
+            rejects: None,
+            recorded: HashSet::new(),
+            report: Report::default(),
+            inputs: 0,
+        }
+    }
+
+    /// Tells `observer` about rewrites, invalid identifiers and syntax errors.
+    #[must_use]
+    pub fn with_observer(mut self, observer: impl Observer + 's) -> Self {
+        self.observer = Box::new(observer);
+        self
+    }
+
+    /// Writes `<original> owl:sameAs <canonical> .` once per rewritten IRI.
+    #[must_use]
+    pub fn with_links(mut self, links: impl Write + 's) -> Self {
+        self.links = Some(Box::new(BufWriter::new(links)));
+        self
+    }
+
+    /// Writes `original<TAB>canonical<TAB>kind` once per rewritten IRI.
+    #[must_use]
+    pub fn with_map(mut self, map: impl Write + 's) -> Self {
+        self.map = Some(Box::new(BufWriter::new(map)));
+        self
+    }
+
+    /// When syntax errors are skipped, writes what does not parse here instead (an N-Triples /
+    /// N-Quads line, the lines of a Turtle / TriG statement).
+    #[must_use]
+    pub fn with_rejects(mut self, rejects: impl Write + 's) -> Self {
+        self.rejects = Some(Box::new(BufWriter::new(rejects)));
+        self
+    }
+
+    /// What the session has done so far.
+    #[must_use]
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// Rewrites one input into the session's output. A UTF-8 byte-order mark at its start is
+    /// skipped (and kept in line-based output, if it is the first input).
+    pub fn rewrite(&mut self, input: impl BufRead) -> Result<(), RewriteError> {
+        let mut input = CountingReader {
+            inner: input,
+            count: 0,
+        };
+        if input.fill_buf()?.starts_with(BYTE_ORDER_MARK) {
+            input.consume(BYTE_ORDER_MARK.len());
+            if let (Output::Lines { writer, .. }, 0) = (&mut self.output, self.inputs) {
+                writer.write_all(BYTE_ORDER_MARK)?;
+            }
+        }
+        self.inputs += 1;
+        let result = match self.output {
+            Output::Lines { .. } => super::line::rewrite(self, &mut input),
+            Output::Graph(_) => graph::rewrite(self, &mut input),
+        };
+        self.report.bytes_read += input.count;
+        result
+    }
+
+    /// Ends the output (serializers close their last statement) and flushes every writer.
+    pub fn finish(mut self) -> Result<Report, RewriteError> {
+        match self.output {
+            Output::Lines { mut writer, .. } => writer.flush()?,
+            Output::Graph(output) => output.finish(self.rewriter)?,
+        }
+        for sink in [&mut self.links, &mut self.map, &mut self.rejects]
+            .into_iter()
+            .flatten()
+        {
+            sink.flush()?;
+        }
+        Ok(self.report)
+    }
+
+    /// What the workers must record for this session.
+    pub(crate) fn needs(&self) -> Needs {
+        Needs {
+            rewrite_events: self.observer.hears_rewrites()
+                || self.links.is_some()
+                || self.map.is_some(),
+        }
+    }
+
+    /// Applies what a worker found, its locations counted after `lines_before` lines; gives back
+    /// what the output must do, in order.
+    pub(crate) fn apply(
+        &mut self,
+        found: &mut Found,
+        lines_before: u64,
+        mut place: impl FnMut(&mut Self, Placement) -> Result<(), RewriteError>,
+    ) -> Result<(), RewriteError> {
+        self.report.count_rewritten(&found.rewritten);
+        for event in found.events.drain(..) {
+            match event {
+                Event::Rewritten {
+                    location,
+                    original,
+                    canonical,
+                    kind,
+                } => self.rewritten(location.after(lines_before), &original, &canonical, kind)?,
+                Event::Invalid {
+                    location,
+                    iri,
+                    error,
+                } => {
+                    let location = location.after(lines_before);
+                    self.report.invalid_identifiers += 1;
+                    if self.rewriter.fail_on_invalid {
+                        return Err(RewriteError::InvalidIdentifier {
+                            location,
+                            iri: iri.into(),
+                            error,
+                        });
+                    }
+                    self.observer.invalid(location, &iri, &error);
+                }
+                Event::Syntax { error, line, at } => {
+                    let error =
+                        SyntaxError::new(error.location().after(lines_before), error.message());
+                    if self.syntax_error(error, &line)? == Recovery::PassedThrough {
+                        place(self, Placement::PassThrough(line, at))?;
+                    }
+                }
+                Event::Statement {
+                    fingerprint,
+                    output,
+                } => place(self, Placement::Statement(fingerprint, output))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Input that does not parse: an error, or recovered from — written to the rejects if there
+    /// are any, else passed through to line-based output, else skipped — and reported.
+    pub(crate) fn syntax_error(
+        &mut self,
+        error: SyntaxError,
+        text: &[u8],
+    ) -> Result<Recovery, RewriteError> {
+        self.report.syntax_errors += 1;
+        if !self.rewriter.skip_syntax_errors {
+            return Err(error.into());
+        }
+        let recovery = if let Some(rejects) = &mut self.rejects {
+            rejects.write_all(text)?;
+            Recovery::Rejected
+        } else if self.rewriter.line_based() {
+            self.report.lines_passed_through += 1;
+            Recovery::PassedThrough
+        } else {
+            Recovery::Skipped
+        };
+        self.observer.syntax_error(&error, recovery);
+        Ok(recovery)
+    }
+
+    /// Tells the observer of a rewrite, and writes it to the links and map the first time.
+    fn rewritten(
+        &mut self,
+        location: Location,
+        original: &str,
+        canonical: &str,
+        kind: Kind,
+    ) -> io::Result<()> {
+        self.observer.rewritten(location, original, canonical, kind);
+        if (self.links.is_some() || self.map.is_some()) && self.recorded.insert(original.into()) {
+            if let Some(links) = &mut self.links {
+                writeln!(
+                    links,
+                    "<{original}> <http://www.w3.org/2002/07/owl#sameAs> <{canonical}> ."
+                )?;
+            }
+            if let Some(map) = &mut self.map {
+                writeln!(map, "{original}\t{canonical}\t{kind}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A reader that counts the bytes consumed.
+struct CountingReader<R> {
+    inner: R,
+    count: u64,
+}
+
+impl<R: BufRead> io::Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for CountingReader<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.count += amount as u64;
+        self.inner.consume(amount);
+    }
+}

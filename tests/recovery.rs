@@ -1,0 +1,293 @@
+//! Going on after syntax errors loses only the bad statement and never moves one; diagnostics
+//! say where each IRI is; output is the same on every run.
+
+use oxrdf::{Dataset, Quad};
+use pidcanon::Registry;
+use pidcanon::rewrite::{Location, Observer, RdfFormat, Recovery, Rewriter, SyntaxError};
+use proptest::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// What an observer heard.
+#[derive(Default, Debug)]
+struct Heard {
+    rewrites: Vec<(Location, String)>,
+    invalid: Vec<(Location, String)>,
+    syntax: Vec<(Location, Recovery)>,
+}
+
+#[derive(Clone, Default)]
+struct Listener(Rc<RefCell<Heard>>);
+
+impl Observer for Listener {
+    fn rewritten(&mut self, location: Location, original: &str, _: &str, _: pidcanon::Kind) {
+        self.0
+            .borrow_mut()
+            .rewrites
+            .push((location, original.into()));
+    }
+    fn invalid(&mut self, location: Location, iri: &str, _: &pidcanon::IdError) {
+        self.0.borrow_mut().invalid.push((location, iri.into()));
+    }
+    fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
+        self.0
+            .borrow_mut()
+            .syntax
+            .push((error.location(), recovery));
+    }
+}
+
+fn rewrite(input: &str, from: RdfFormat, to: RdfFormat, threads: usize) -> (String, Heard) {
+    let rewriter = Rewriter::new(Registry::default())
+        .with_input_format(from)
+        .with_output_format(to)
+        .skip_syntax_errors()
+        .with_threads(threads);
+    let listener = Listener::default();
+    let mut out = Vec::new();
+    let mut session = rewriter.session(&mut out).with_observer(listener.clone());
+    session
+        .rewrite(input.as_bytes())
+        .expect("lenient rewrites go on");
+    session.finish().expect("finishes");
+    let heard = listener.0.take();
+    (String::from_utf8(out).expect("UTF-8"), heard)
+}
+
+fn quads(nquads: &str) -> Vec<Quad> {
+    let mut quads: Vec<Quad> = oxttl::NQuadsParser::new()
+        .for_slice(nquads.as_bytes())
+        .collect::<Result<_, _>>()
+        .expect("the output parses");
+    quads.sort_by_key(ToString::to_string);
+    quads
+}
+
+#[test]
+fn an_unterminated_string_costs_only_its_statement() {
+    let mut input = String::from("@prefix dc: <http://purl.org/dc/terms/> .\n");
+    input.push_str("<info:fedora/demo:0> dc:title \"missing close quote .\n");
+    for i in 1..=1000 {
+        input.push_str(&format!(
+            "<info:fedora/demo%3a{i}> dc:relation <doi:10.1000/X{i}> .\n"
+        ));
+    }
+    let (out, heard) = rewrite(&input, RdfFormat::Turtle, RdfFormat::NTriples, 1);
+    assert_eq!(out.lines().count(), 1000, "every valid statement survives");
+    assert!(out.contains("<info:fedora/demo:1000> <http://purl.org/dc/terms/relation> <https://doi.org/10.1000/x1000> ."));
+    assert_eq!(heard.syntax.len(), 1, "{:?}", heard.syntax);
+    assert_eq!(heard.syntax[0].0.line(), Some(2));
+    assert_eq!(heard.syntax[0].1, Recovery::Skipped);
+}
+
+#[test]
+fn trig_recovery_keeps_the_graph_block() {
+    let input = "<http://g/1> {\n<http://ex/s> <http://ex/p> <http://ex/a b> .\n<http://ex/s> <http://ex/p> <http://ex/o> .\n}\n<http://ex/d> <http://ex/p> <http://ex/o> .\n";
+    let (out, heard) = rewrite(input, RdfFormat::TriG, RdfFormat::NQuads, 1);
+    assert_eq!(
+        out,
+        "<http://ex/s> <http://ex/p> <http://ex/o> <http://g/1> .\n<http://ex/d> <http://ex/p> <http://ex/o> .\n"
+    );
+    assert_eq!(
+        heard.syntax.len(),
+        1,
+        "no spurious error after the block: {:?}",
+        heard.syntax
+    );
+}
+
+#[test]
+fn trig_recovery_after_a_closed_block_stays_in_the_default_graph() {
+    let input = "<http://g/1> { <http://ex/s> <http://ex/p> <http://ex/o> . }\n<http://ex/s> <http://ex/p> <http://ex/a b> .\n<http://ex/d> <http://ex/p> <http://ex/o> .\n";
+    let (out, heard) = rewrite(input, RdfFormat::TriG, RdfFormat::NQuads, 1);
+    assert_eq!(
+        out,
+        "<http://ex/s> <http://ex/p> <http://ex/o> <http://g/1> .\n<http://ex/d> <http://ex/p> <http://ex/o> .\n"
+    );
+    assert_eq!(heard.syntax.len(), 1, "{:?}", heard.syntax);
+}
+
+#[test]
+fn diagnostics_find_each_iri_where_it_is_written() {
+    // `<…/demo%3a1>` is a prefix of `<…/demo%3a1/DC>`: each is found at its own place, and the
+    // IRIs of a statement continued with `;` on its own line.
+    let input = "@prefix dc: <http://purl.org/dc/terms/> .\n\
+        <http://ex/s> dc:relation <info:fedora/demo%3a1/DC> , <info:fedora/demo%3a1> ;\n\
+        \x20 dc:source <info:fedora/demo%3a2> .\n\
+        <info:fedora/demo%3a1> dc:relation <info:fedora/demo%3a1> .\n";
+    let (_, heard) = rewrite(input, RdfFormat::Turtle, RdfFormat::NTriples, 1);
+    let at: Vec<(String, String)> = heard
+        .rewrites
+        .iter()
+        .map(|(location, iri)| (location.to_string(), iri.clone()))
+        .collect();
+    let expected = [
+        ("2:27", "info:fedora/demo%3a1/DC"),
+        ("2:55", "info:fedora/demo%3a1"),
+        ("3:13", "info:fedora/demo%3a2"),
+        ("4:1", "info:fedora/demo%3a1"),
+        ("4:36", "info:fedora/demo%3a1"),
+    ];
+    assert_eq!(
+        at,
+        expected.map(|(l, i)| (l.to_owned(), i.to_owned())),
+        "{:?}",
+        heard.rewrites
+    );
+}
+
+#[test]
+fn a_prefixed_name_has_a_line_and_no_column() {
+    let input = "@prefix info: <info:fedora/> .\n<http://ex/s> <http://ex/p>\n  info:demo%3a1 .\n";
+    let (_, heard) = rewrite(input, RdfFormat::Turtle, RdfFormat::NTriples, 1);
+    assert_eq!(heard.rewrites.len(), 1);
+    assert_eq!(heard.rewrites[0].0, Location::at_line(3));
+}
+
+#[test]
+fn output_is_the_same_on_every_run() {
+    let input = "@base <http://example.org/> .\n@prefix dc: <http://purl.org/dc/terms/> .\n\
+        <a> dc:relation [ dc:title \"x\" ; dc:source ( <b> <c> ) ] .\n_:kept dc:title \"y\" .\n";
+    for to in [
+        RdfFormat::Turtle,
+        RdfFormat::NTriples,
+        RdfFormat::RdfXml,
+        RdfFormat::TriG,
+    ] {
+        let runs: Vec<String> = (0..3)
+            .map(|_| rewrite(input, RdfFormat::Turtle, to, 1).0)
+            .collect();
+        assert_eq!(runs[0], runs[1], "{to}");
+        assert_eq!(runs[1], runs[2], "{to}");
+        assert!(
+            runs[0].contains("kept"),
+            "input labels are kept: {}",
+            runs[0]
+        );
+    }
+    let (turtle, _) = rewrite(input, RdfFormat::Turtle, RdfFormat::Turtle, 1);
+    assert!(
+        turtle.contains("@prefix dc: <http://purl.org/dc/terms/> ."),
+        "prefixes are written absolute: {turtle}"
+    );
+    let (xml, _) = rewrite(
+        "@prefix unused: <http://unused.example/> .\n<http://ex/s> <http://purl.org/dc/terms/title> \"t\" .\n",
+        RdfFormat::Turtle,
+        RdfFormat::RdfXml,
+        1,
+    );
+    assert!(!xml.contains("unused"), "no unused namespace: {xml}");
+}
+
+#[test]
+fn two_inputs_keep_their_made_up_blank_nodes_apart() {
+    let rewriter = Rewriter::new(Registry::default())
+        .with_input_format(RdfFormat::Turtle)
+        .with_output_format(RdfFormat::NTriples);
+    let mut out = Vec::new();
+    let mut session = rewriter.session(&mut out);
+    for _ in 0..2 {
+        session
+            .rewrite(&b"<http://ex/s> <http://ex/p> [ <http://ex/q> 1 ] .\n"[..])
+            .expect("rewrites");
+    }
+    session.finish().expect("finishes");
+    let dataset: Dataset = quads(&String::from_utf8(out).expect("UTF-8"))
+        .into_iter()
+        .collect();
+    assert_eq!(dataset.len(), 4, "two inputs, two distinct blank nodes");
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped_and_kept_in_line_output() {
+    let input = "\u{FEFF}<info:fedora/demo%3a1> <http://ex/p> <http://ex/o> .\n";
+    let (out, heard) = rewrite(input, RdfFormat::NTriples, RdfFormat::NTriples, 1);
+    assert!(heard.syntax.is_empty(), "{:?}", heard.syntax);
+    assert_eq!(
+        out,
+        "\u{FEFF}<info:fedora/demo:1> <http://ex/p> <http://ex/o> .\n"
+    );
+    let (out, heard) = rewrite(
+        &input.replace("<http", "\n<http").replacen('\n', "", 1),
+        RdfFormat::Turtle,
+        RdfFormat::NTriples,
+        1,
+    );
+    assert!(heard.syntax.is_empty(), "{:?}", heard.syntax);
+    assert_eq!(out, "<info:fedora/demo:1> <http://ex/p> <http://ex/o> .\n");
+}
+
+#[test]
+fn unchanged_lines_stay_byte_for_byte_even_when_not_utf8() {
+    let input = b"<http://ex/s> <http://ex/p> <http://ex/o> . # caf\xe9\n<info:fedora/demo%3a1> <http://ex/p> <http://ex/o> . # caf\xe9\n";
+    let rewriter = Rewriter::new(Registry::default()).with_format(RdfFormat::NTriples);
+    let mut out = Vec::new();
+    let mut session = rewriter.session(&mut out);
+    session
+        .rewrite(&input[..])
+        .expect("a comment may hold any bytes");
+    session.finish().expect("finishes");
+    assert_eq!(
+        out,
+        b"<http://ex/s> <http://ex/p> <http://ex/o> . # caf\xe9\n<info:fedora/demo:1> <http://ex/p> <http://ex/o> . # caf\xe9\n"
+    );
+}
+
+#[test]
+fn named_graphs_into_a_triple_format_say_what_to_do() {
+    let rewriter = Rewriter::new(Registry::default())
+        .with_input_format(RdfFormat::TriG)
+        .with_output_format(RdfFormat::NTriples);
+    let mut session = rewriter.session(Vec::new());
+    let error = session
+        .rewrite(&b"<http://g/> { <http://ex/s> <http://ex/p> <http://ex/o> . }\n"[..])
+        .and_then(|()| session.finish().map(drop))
+        .expect_err("N-Triples has no graphs");
+    let message = error.to_string();
+    assert!(
+        message.contains("<http://g/>") && message.contains("--to nq"),
+        "{message}"
+    );
+}
+
+/// A Turtle file of `n` valid statements, one of which (`bad`) is broken in one of several ways.
+fn corrupted(n: usize, bad: usize, how: usize) -> (String, usize) {
+    let mut text = String::from("@prefix dc: <http://purl.org/dc/terms/> .\n");
+    for i in 0..n {
+        if i == bad {
+            text.push_str(match how % 5 {
+                0 => "<http://ex/bad> dc:title \"no end .\n",
+                1 => "<http://ex/bad> dc:title <http://ex/a b> .\n",
+                2 => "<http://ex/bad> nope:title \"x\" .\n",
+                3 => "<http://ex/bad> dc:title \"x\" \n",
+                _ => "<http://ex/bad> dc:title ] .\n",
+            });
+        } else {
+            text.push_str(&format!(
+                "<info:fedora/demo%3a{i}> dc:relation <hdl://10013/x{i}> .\n"
+            ));
+        }
+    }
+    // A statement without its final `.` runs into the next line: that one is lost too.
+    let lost = if how % 5 == 3 && bad + 1 < n { 2 } else { 1 };
+    (text, n - lost)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_valid_statement_after_a_single_line_error_survives(
+        n in 2usize..60, bad in 0usize..60, how in 0usize..5, threads in 1usize..3,
+    ) {
+        let bad = bad % n;
+        let (input, kept) = corrupted(n, bad, how);
+        let (out, heard) = rewrite(&input, RdfFormat::Turtle, RdfFormat::NTriples, threads);
+        prop_assert!(!heard.syntax.is_empty());
+        prop_assert_eq!(out.lines().count(), kept, "{}\n---\n{}", input, out);
+        for i in (0..n).filter(|&i| i != bad && !(how % 5 == 3 && i == bad + 1)) {
+            let expected = format!("<info:fedora/demo:{i}> <http://purl.org/dc/terms/relation> <hdl:10013/x{i}> .");
+            prop_assert!(out.contains(&expected), "{} lost", i);
+        }
+    }
+}
