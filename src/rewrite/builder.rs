@@ -18,6 +18,7 @@ pub struct Rewriter {
     pub(crate) fail_on_invalid: bool,
     pub(crate) skip_syntax_errors: bool,
     pub(crate) drop_duplicates: bool,
+    pub(crate) strict_rdfxml: bool,
     pub(crate) threads: usize,
 }
 
@@ -33,6 +34,7 @@ impl Rewriter {
             fail_on_invalid: false,
             skip_syntax_errors: false,
             drop_duplicates: false,
+            strict_rdfxml: false,
             threads: 1,
         }
     }
@@ -88,6 +90,16 @@ impl Rewriter {
     #[must_use]
     pub fn drop_duplicates(mut self) -> Self {
         self.drop_duplicates = true;
+        self
+    }
+
+    /// Reads RDF/XML strictly: by default, legacy RDF/XML (unqualified `about`, `resource`, …
+    /// attributes, `base` on `rdf:RDF`, stray references between elements) is read as rapper,
+    /// rdflib and Jena read it, with a warning for each kind of legacy use (see
+    /// [`crate::rdfxml`]); strictly, it is a syntax error.
+    #[must_use]
+    pub fn strict_rdfxml(mut self) -> Self {
+        self.strict_rdfxml = true;
         self
     }
 

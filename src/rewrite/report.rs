@@ -159,6 +159,8 @@ pub struct Report {
     pub syntax_errors: u64,
     /// N-Triples / N-Quads lines that do not parse, written to the output unchanged.
     pub lines_passed_through: u64,
+    /// Warnings told to the [`Observer`] (legacy RDF/XML read in its compatibility mode).
+    pub warnings: u64,
     /// Bytes of input read.
     pub bytes_read: u64,
 }

@@ -69,7 +69,11 @@ pub(crate) fn rewrite<W: Write>(
     input: &mut impl BufRead,
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
-    let reader = Reader::new(rewriter.input_format, rewriter.base_iri.as_deref());
+    let reader = Reader::new(
+        rewriter.input_format,
+        rewriter.base_iri.as_deref(),
+        rewriter.strict_rdfxml,
+    );
     let mut worker = GraphWorker::new(rewriter, session.needs(), session.inputs);
     let mut batch = GraphBatch::default();
     let Some(mut sink) = graph_output(session).sink.take() else {
@@ -158,6 +162,10 @@ fn take<W: Write>(
             Ok(batch.quads.len() >= GraphBatch::SIZE)
         }
         Item::SyntaxError(error) => session.syntax_error(error, span.text).map(|_| false),
+        Item::Warning(location, message) => {
+            session.warning(location, &message);
+            Ok(false)
+        }
     }
 }
 
