@@ -3,6 +3,8 @@
 use super::EXIT_USAGE;
 use super::args::{CheckArgs, GraphInput, RewriteArgs};
 use super::files::{AtomicFile, Input, Output, format_of, parse_format};
+use super::foxml::{self, FoxmlRun};
+use pidcanon::foxml::FoxmlOptions;
 use pidcanon::rewrite::{
     Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, Session, SyntaxError,
 };
@@ -21,7 +23,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         Ok(format) => format.or_else(|| args.output.as_deref().and_then(format_of)),
         Err(e) => return usage_error(&e),
     };
-    let (rewriter, inputs) = match build(&args.input, output_format) {
+    let (rewriter, inputs, foxml) = match build(&args.input, output_format) {
         Ok(built) => built,
         Err(e) => return usage_error(&e),
     };
@@ -31,7 +33,14 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         rewriter
     };
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let rewriter = rewriter.with_threads(args.threads.unwrap_or(cores));
+    let threads = args.threads.unwrap_or(cores);
+    let named_graphs = matches!(
+        rewriter.output_format(),
+        RdfFormat::NQuads | RdfFormat::TriG
+    );
+    let foxml = foxml.then(|| foxml_run(&args.input, threads, named_graphs && !args.default_graph));
+    // FOXML objects are read on the threads, each one's few statements rewritten on this one.
+    let rewriter = rewriter.with_threads(if foxml.is_some() { 1 } else { threads });
     let output = Output::new(args.output.as_deref())?;
     let sidecars = [&args.links, &args.map, &args.reject]
         .map(|p| p.as_deref().map(AtomicFile::create).transpose());
@@ -53,7 +62,13 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     if let Some(file) = &reject {
         session = session.with_rejects(file.writer()?);
     }
-    let report = match feed(session, &inputs, &diagnostics, args.input.quiet) {
+    let report = match feed(
+        session,
+        &inputs,
+        foxml.as_ref(),
+        &diagnostics,
+        args.input.quiet,
+    ) {
         Ok(report) => report,
         Err(code) => return Ok(code),
     };
@@ -73,15 +88,17 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
 }
 
 pub(crate) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
-    let (rewriter, inputs) = match build(&args.input, Some(RdfFormat::NQuads)) {
+    let (rewriter, inputs, foxml) = match build(&args.input, Some(RdfFormat::NQuads)) {
         Ok(built) => built,
         Err(e) => return usage_error(&e),
     };
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let foxml = foxml.then(|| foxml_run(&args.input, cores, true));
     let diagnostics = Rc::new(Diagnostics::new(args.input.quiet, true));
     let session = rewriter
         .session(io::sink())
         .with_observer(Shared(Rc::clone(&diagnostics)));
-    if let Err(code) = feed(session, &inputs, &diagnostics, true) {
+    if let Err(code) = feed(session, &inputs, foxml.as_ref(), &diagnostics, true) {
         return Ok(code);
     }
     io::stdout().flush()?;
@@ -92,11 +109,25 @@ pub(crate) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
     })
 }
 
-/// The rewriter and the inputs the arguments describe.
+/// How FOXML input is read, from the arguments.
+fn foxml_run(args: &GraphInput, threads: usize, named_graphs: bool) -> FoxmlRun {
+    FoxmlRun {
+        options: FoxmlOptions {
+            properties: args.foxml_properties,
+        },
+        named_graphs,
+        lenient: args.lenient,
+        threads,
+        quiet: args.quiet,
+    }
+}
+
+/// The rewriter and the inputs the arguments describe, and whether they are FOXML (read into
+/// N-Quads for the rewriter).
 fn build(
     args: &GraphInput,
     output_format: Option<RdfFormat>,
-) -> Result<(Rewriter, Vec<Input>), String> {
+) -> Result<(Rewriter, Vec<Input>, bool), String> {
     let policy = args.policy.policy().map_err(|e| e.to_string())?;
     let registry = Registry::from_policy(&policy).map_err(|e| e.to_string())?;
     let files: Vec<&str> = if args.files.is_empty() {
@@ -105,7 +136,12 @@ fn build(
         args.files.iter().map(String::as_str).collect()
     };
     let inputs: Vec<Input> = files.into_iter().map(Input::new).collect();
+    let foxml = match args.input_format.as_deref() {
+        Some(name) => name.eq_ignore_ascii_case("foxml"),
+        None => foxml::inputs_are_foxml(&inputs)?,
+    };
     let input_format = match &args.input_format {
+        _ if foxml => RdfFormat::NQuads,
         Some(name) => parse_format(name)?,
         None => common_format(&inputs)?,
     };
@@ -123,7 +159,10 @@ fn build(
     if args.lenient {
         rewriter = rewriter.skip_syntax_errors();
     }
-    Ok((rewriter, inputs))
+    if args.strict_rdfxml {
+        rewriter = rewriter.strict_rdfxml();
+    }
+    Ok((rewriter, inputs, foxml))
 }
 
 /// The one format of all inputs, from their extensions (stdin: N-Quads, which includes N-Triples).
@@ -153,9 +192,15 @@ fn common_format(inputs: &[Input]) -> Result<RdfFormat, String> {
 fn feed<W: Write>(
     mut session: Session<'_, W>,
     inputs: &[Input],
+    foxml: Option<&FoxmlRun>,
     diagnostics: &Diagnostics,
     quiet: bool,
 ) -> Result<Report, ExitCode> {
+    if let Some(run) = foxml {
+        let on_object = |name: &str| drop(diagnostics.file.replace(name.to_owned()));
+        foxml::feed(&mut session, inputs, run, &on_object).map_err(|e| failure("<foxml>", e))?;
+        return session.finish().map_err(|e| failure("<output>", e));
+    }
     for input in inputs {
         diagnostics.file.replace(input.name.clone());
         let result = input
@@ -251,6 +296,13 @@ impl Observer for Shared {
                 false,
                 format_args!("{location}: invalid identifier <{iri}> left unchanged: {error}"),
             );
+        }
+    }
+
+    fn warning(&mut self, location: Location, message: &str) {
+        if !self.0.quiet {
+            self.0
+                .say(false, format_args!("{location}: warning: {message}"));
         }
     }
 

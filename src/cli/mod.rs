@@ -3,6 +3,7 @@
 mod args;
 mod canon;
 mod files;
+mod foxml;
 mod graph;
 
 use args::{Cli, Command};

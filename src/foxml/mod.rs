@@ -9,5 +9,5 @@
 mod object;
 mod store;
 
-pub use object::{Datastream, FoxmlError, FoxmlObject, FoxmlOptions};
+pub use object::{Datastream, FoxmlError, FoxmlObject, FoxmlOptions, looks_like_foxml};
 pub use store::{ObjectStore, read_objects};

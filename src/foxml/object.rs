@@ -48,6 +48,36 @@ pub enum FoxmlError {
     },
 }
 
+/// Whether a document that starts with `prefix` (its first few kilobytes) is a FOXML object:
+/// its root element is `digitalObject` and the FOXML namespace is declared before the root
+/// element's start tag ends.
+///
+/// ```
+/// use pidcanon::foxml::looks_like_foxml;
+/// assert!(looks_like_foxml(br#"<?xml version="1.0"?>
+/// <!-- an object -->
+/// <foxml:digitalObject xmlns:foxml="info:fedora/fedora-system:def/foxml#" PID="demo:1">"#));
+/// assert!(!looks_like_foxml(br#"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">"#));
+/// ```
+#[must_use]
+pub fn looks_like_foxml(prefix: &[u8]) -> bool {
+    let mut reader = quick_xml::Reader::from_reader(prefix);
+    let mut buf = Vec::new();
+    loop {
+        match reader.read_event_into(&mut buf) {
+            Ok(Event::Start(start) | Event::Empty(start)) => {
+                let foxml_declared = start
+                    .attributes()
+                    .flatten()
+                    .any(|a| a.key.as_ref().starts_with(b"xmlns") && a.value.as_ref() == FOXML_NS);
+                return start.local_name().as_ref() == b"digitalObject" && foxml_declared;
+            }
+            Ok(Event::Eof) | Err(_) => return false,
+            Ok(_) => buf.clear(),
+        }
+    }
+}
+
 /// A datastream: its attributes and its current version's.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Datastream {
@@ -110,8 +140,9 @@ pub struct FoxmlObject {
     pub properties: Vec<(String, String)>,
     /// The datastreams, in order.
     pub datastreams: Vec<Datastream>,
-    /// The current versions of RELS-EXT and RELS-INT, as standalone XML documents.
-    relations: Vec<(String, Vec<u8>)>,
+    /// The current versions of RELS-EXT and RELS-INT, as standalone XML documents (none when
+    /// the current version is not inline XML).
+    relations: Vec<(String, Option<Vec<u8>>)>,
     /// The current version of DC: `(element local name, text)` of its `dc:` elements.
     dublin_core: Vec<(String, String)>,
 }
@@ -155,6 +186,9 @@ impl FoxmlObject {
         // Whether RELS-EXT says the object has the model every object has.
         let mut has_model = false;
         for (datastream, xml) in &self.relations {
+            let xml = xml
+                .as_ref()
+                .ok_or_else(|| FoxmlError::NotInline(datastream.clone()))?;
             let legacy = LegacyRdfXml::new(xml.as_slice(), |at, message| {
                 warn(datastream, format!("{at} of its XML: {message}"));
             });
@@ -449,8 +483,9 @@ impl<R: BufRead> Parser<R> {
                 datastream.mime_type = current.mime_type;
                 match datastream.id.as_str() {
                     "RELS-EXT" | "RELS-INT" => {
-                        let xml = current.xml.unwrap_or_default();
-                        self.object.relations.push((datastream.id.clone(), xml));
+                        self.object
+                            .relations
+                            .push((datastream.id.clone(), current.xml));
                     }
                     "DC" => self.object.dublin_core = current.dc,
                     _ => {}
@@ -573,7 +608,7 @@ mod tests {
 
     #[test]
     fn created_keys_sort_in_time_order() {
-        assert!(created_key("2008-07-02T05:09:42.93Z") > created_key("2008-07-02T05:09:42.937Z"));
+        assert!(created_key("2008-07-02T05:09:42.94Z") > created_key("2008-07-02T05:09:42.937Z"));
         assert!(created_key("2008-07-02T05:09:43Z") > created_key("2008-07-02T05:09:42.999Z"));
     }
 

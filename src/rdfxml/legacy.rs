@@ -3,8 +3,9 @@
 //! over the XML events that hands `oxrdfxml` the document it would have accepted.
 //!
 //! - An unqualified `about`, `resource`, `ID`, `parseType`, `type`, `nodeID`, `datatype`,
-//!   `bagID` or `aboutEach` attribute becomes its `rdf:` form (the element gets its own
-//!   declaration of the RDF namespace, so no prefix in scope is needed or shadowed).
+//!   `bagID` or `aboutEach` attribute becomes its `rdf:` form, with a prefix in scope for the
+//!   RDF namespace; where there is none, the element gets a declaration of its own
+//!   (`xmlns:legacy-rdf`), which an XML literal inside it then carries (that is reported).
 //! - An unqualified `base` on `rdf:RDF` becomes `xml:base`.
 //! - Text made only of whitespace and character or entity references (`&#160;`, `&nbsp;`)
 //!   where RDF/XML has no place for text (between node elements, between property elements,
@@ -35,7 +36,7 @@
 use crate::rewrite::Location;
 use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesStart, BytesText, Event};
-use quick_xml::name::{Namespace, QName, ResolveResult};
+use quick_xml::name::{Namespace, PrefixDeclaration, QName, ResolveResult};
 use quick_xml::{NsReader, Writer};
 use std::borrow::Cow;
 use std::io::{self, BufRead, Read};
@@ -123,8 +124,9 @@ impl<R: BufRead> BufRead for Counted<R> {
 pub struct LegacyRdfXml<R, W> {
     reader: NsReader<Counted<R>>,
     warn: W,
-    /// What the children of each open element are.
-    stack: Vec<Children>,
+    /// What the children of each open element are, and whether the pre-pass declared its
+    /// prefix on it.
+    stack: Vec<(Children, bool)>,
     /// Text held back until the next event tells whether it has a place.
     pending: Option<(BytesText<'static>, Location)>,
     /// Kinds of legacy use already reported.
@@ -185,23 +187,23 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             }
         };
         match event {
-            Event::Text(text) if self.stack.last() != Some(&Children::Literal) => {
+            Event::Text(text) if self.children() != Some(Children::Literal) => {
                 self.flush_pending(true);
                 self.pending = Some((text, at));
             }
             Event::Start(start) => {
                 self.flush_pending(false);
-                let (start, children) = self.element(start, at);
-                self.stack.push(children);
+                let (start, children, declared) = self.element(start, at);
+                self.stack.push((children, declared));
                 self.write(Event::Start(start))?;
             }
             Event::Empty(start) => {
                 self.flush_pending(false);
-                let (start, _) = self.element(start, at);
+                let (start, ..) = self.element(start, at);
                 self.write(Event::Empty(start))?;
             }
             Event::End(end) => {
-                let closes_object = self.stack.pop() == Some(Children::Object);
+                let closes_object = self.stack.pop().map(|(c, _)| c) == Some(Children::Object);
                 self.flush_pending(closes_object);
                 self.write(Event::End(end))?;
             }
@@ -240,20 +242,40 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
         Writer::new(&mut self.out).write_event(event)
     }
 
-    /// The element with its legacy attributes qualified, and what its children are.
+    /// What the children of the innermost open element are.
+    fn children(&self) -> Option<Children> {
+        self.stack.last().map(|&(children, _)| children)
+    }
+
+    /// A prefix in scope bound to the RDF namespace, if any.
+    fn rdf_prefix(&self) -> Option<String> {
+        self.reader
+            .prefixes()
+            .find_map(|(prefix, namespace)| match prefix {
+                PrefixDeclaration::Named(name) if namespace == Namespace(RDF_NS) => {
+                    Some(String::from_utf8_lossy(name).into_owned())
+                }
+                _ => None,
+            })
+    }
+
+    /// The element with its legacy attributes qualified, what its children are, and whether the
+    /// pre-pass declared its own prefix on it (no prefix for the RDF namespace was in scope).
     fn element(
         &mut self,
         start: BytesStart<'static>,
         at: Location,
-    ) -> (BytesStart<'static>, Children) {
-        let parent = self.stack.last().copied();
+    ) -> (BytesStart<'static>, Children, bool) {
+        let parent = self.children();
         if parent == Some(Children::Literal) {
-            return (start, Children::Literal);
+            return (start, Children::Literal, false);
         }
         let (namespace, local) = self.reader.resolve_element(start.name());
         let is_rdf_root = parent.is_none()
             && namespace == ResolveResult::Bound(Namespace(RDF_NS))
             && local.as_ref() == b"RDF";
+        let rdf_prefix = self.rdf_prefix();
+        let prefix = rdf_prefix.as_deref().unwrap_or(PREFIX);
         let mut changes = Vec::new();
         let mut parse_type = None;
         for attribute in start.attributes().flatten() {
@@ -264,7 +286,7 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             if unqualified && is_rdf_root && name == "base" {
                 changes.push((name, "xml:base".to_owned()));
             } else if unqualified && LEGACY_ATTRIBUTES.contains(&name.as_str()) {
-                changes.push((name.clone(), format!("{PREFIX}:{name}")));
+                changes.push((name.clone(), format!("{prefix}:{name}")));
             }
             let is_parse_type = attribute.key.local_name().as_ref() == b"parseType"
                 && (unqualified || attribute_namespace == ResolveResult::Bound(Namespace(RDF_NS)));
@@ -283,8 +305,19 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             },
             Some(Children::Literal) => Children::Literal,
         };
+        if children == Children::Literal && self.stack.iter().any(|&(_, declared)| declared) {
+            self.report(
+                at,
+                "literal",
+                format!(
+                    "the XML literal here carries the declaration xmlns:{PREFIX}=\"{}\" the \
+                     pre-pass added to read legacy attributes",
+                    String::from_utf8_lossy(RDF_NS)
+                ),
+            );
+        }
         if changes.is_empty() {
-            return (start, children);
+            return (start, children, false);
         }
         for (from, to) in &changes {
             let rule = if to == "xml:base" {
@@ -299,13 +332,18 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             };
             self.report(at, from, what);
         }
-        (qualified(&start, &changes), children)
+        let declare = rdf_prefix.is_none() && changes.iter().any(|(_, to)| to != "xml:base");
+        (qualified(&start, &changes, declare), children, declare)
     }
 }
 
-/// `start` with the attributes named in `changes` renamed, and the RDF namespace declared for
-/// the prefix the pre-pass uses when any needs it.
-fn qualified(start: &BytesStart<'_>, changes: &[(String, String)]) -> BytesStart<'static> {
+/// `start` with the attributes named in `changes` renamed, and when `declare`, the RDF
+/// namespace declared for the prefix of the pre-pass.
+fn qualified(
+    start: &BytesStart<'_>,
+    changes: &[(String, String)],
+    declare: bool,
+) -> BytesStart<'static> {
     let name = String::from_utf8_lossy(start.name().as_ref()).into_owned();
     let mut fixed = BytesStart::new(name);
     for attribute in start.attributes().flatten() {
@@ -319,7 +357,7 @@ fn qualified(start: &BytesStart<'_>, changes: &[(String, String)]) -> BytesStart
             value: Cow::Borrowed(&attribute.value),
         });
     }
-    if changes.iter().any(|(_, to)| to.starts_with(PREFIX)) {
+    if declare {
         let declaration = format!("xmlns:{PREFIX}");
         fixed.push_attribute(Attribute {
             key: QName(declaration.as_bytes()),

@@ -112,6 +112,12 @@ impl Rewriter {
         self
     }
 
+    /// The format written.
+    #[must_use]
+    pub fn output_format(&self) -> RdfFormat {
+        self.output_format
+    }
+
     /// The adapters.
     #[must_use]
     pub fn registry(&self) -> &Registry {

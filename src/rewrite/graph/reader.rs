@@ -232,19 +232,8 @@ impl<'p> Reader<'p> {
             first_line: 0,
             text: b"",
         };
-        let no_declarations = || Declarations::default();
-        let warn = |on_item: &mut dyn FnMut(
-            Item,
-            Span<'_>,
-            &dyn Fn() -> Declarations,
-        ) -> Result<(), RewriteError>| {
-            let told: Vec<_> = warnings.borrow_mut().drain(..).collect();
-            told.into_iter().try_for_each(|(at, message)| {
-                on_item(Item::Warning(at, message), nowhere, &no_declarations)
-            })
-        };
         while let Some(result) = quads.next() {
-            warn(on_item)?;
+            tell_warnings(warnings, on_item)?;
             let item = match result {
                 Ok(quad) => Item::Statement(quad),
                 Err(oxrdfio::RdfParseError::Io(e)) => match malformed_xml(&e) {
@@ -268,8 +257,23 @@ impl<'p> Reader<'p> {
             };
             on_item(item, nowhere, &declarations)?;
         }
-        warn(on_item)
+        tell_warnings(warnings, on_item)
     }
+}
+
+/// Hands the warnings gathered so far to `on_item`.
+fn tell_warnings(
+    warnings: &RefCell<Vec<(Location, String)>>,
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+) -> Result<(), RewriteError> {
+    let told: Vec<_> = warnings.borrow_mut().drain(..).collect();
+    let nowhere = Span {
+        first_line: 0,
+        text: b"",
+    };
+    told.into_iter().try_for_each(|(at, message)| {
+        on_item(Item::Warning(at, message), nowhere, &Declarations::default)
+    })
 }
 
 /// The error of the legacy pre-pass inside `e`, if it is one (malformed XML), as a syntax error.
