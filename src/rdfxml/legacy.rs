@@ -83,6 +83,15 @@ enum Children {
     Literal,
 }
 
+/// `Read::read` for a reader whose `BufRead` side does the work.
+fn read_buffered(reader: &mut impl BufRead, buf: &mut [u8]) -> io::Result<usize> {
+    let available = reader.fill_buf()?;
+    let n = available.len().min(buf.len());
+    buf[..n].copy_from_slice(&available[..n]);
+    reader.consume(n);
+    Ok(n)
+}
+
 /// Counts lines and columns of the bytes the XML reader consumes.
 struct Counted<R> {
     inner: R,
@@ -92,11 +101,7 @@ struct Counted<R> {
 
 impl<R: BufRead> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
+        read_buffered(self, buf)
     }
 }
 
@@ -389,11 +394,7 @@ fn is_references_only(text: &[u8]) -> bool {
 
 impl<R: BufRead, W: FnMut(Location, String)> Read for LegacyRdfXml<R, W> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
+        read_buffered(self, buf)
     }
 }
 
