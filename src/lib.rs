@@ -14,4 +14,4 @@ pub mod scheme;
 pub use error::{IdError, Rule};
 pub use kind::{Kind, UnknownKind};
 pub use policy::{DoiForm, HandleForm, PoiOai, Policy, PolicyError};
-pub use scheme::{Canonical, Registry, SchemeAdapter};
+pub use scheme::{Canonical, CanonicalNamedNode, Registry, SchemeAdapter};

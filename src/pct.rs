@@ -1,8 +1,25 @@
-//! Percent-escape work shared by every adapter: decode escapes of a chosen set of characters,
-//! set the case of hex digits, escape the characters a component may not hold.
+//! Percent-escape work for scheme adapters: decode escapes of a chosen set of characters, set the
+//! case of hex digits, escape the characters a component may not hold, and assemble a canonical
+//! form that borrows its input when nothing changed.
 //!
-//! Every function returns [`Cow::Borrowed`] when nothing changes and allocates only from the
-//! first byte that does (the approach of `percent_encoding`'s `if_any`).
+//! The public part is what a [`SchemeAdapter`](crate::SchemeAdapter) of your own needs to keep
+//! the crate's guarantee that canonical input is returned without allocating: [`normalize`],
+//! [`decode`], [`encode`] and [`join_or_borrow`]. Each returns [`Cow::Borrowed`] when nothing
+//! changes and allocates only from the first byte that does (the approach of
+//! `percent_encoding`'s `if_any`).
+//!
+//! ```
+//! use pidcanon::pct::{self, Escaping, HexCase};
+//! use pidcanon::Kind;
+//! // A component in which escapes of letters and digits are decoded and every other escape
+//! // keeps upper-case hex digits.
+//! const PART: Escaping = Escaping { decode: |c| c.is_ascii_alphanumeric(), keep: |c| c.is_ascii_graphic(), hex: HexCase::Upper };
+//! let part = pct::normalize("a%41%2f", &PART).map_err(|e| e.at(Kind::Iri, 4))?;
+//! let iri = pct::join_or_borrow("ex:/aA%2F", || ["ex:/", part.as_ref()].into_iter());
+//! assert_eq!(iri, "ex:/aA%2F");
+//! assert!(matches!(iri, std::borrow::Cow::Borrowed(_)));
+//! # Ok::<(), pidcanon::IdError>(())
+//! ```
 
 use percent_encoding::percent_decode_str;
 use std::borrow::Cow;
@@ -41,7 +58,8 @@ pub enum PctError {
 impl PctError {
     /// The error as an [`IdError`](crate::IdError) of `kind`, for a component that starts `base`
     /// bytes into the identifier.
-    pub(crate) fn at(self, kind: crate::Kind, base: usize) -> crate::IdError {
+    #[must_use]
+    pub fn at(self, kind: crate::Kind, base: usize) -> crate::IdError {
         let (rule, offset) = match self {
             PctError::BadEscape(offset) => (crate::Rule::BadEscape, offset),
             PctError::NotUtf8(offset) => (crate::Rule::NotUtf8, offset),
@@ -52,7 +70,7 @@ impl PctError {
 
 /// The byte that the escape starting at `i` (a `%`) encodes, if it is a well-formed escape.
 #[must_use]
-pub fn escape_at(s: &str, i: usize) -> Option<u8> {
+pub(crate) fn escape_at(s: &str, i: usize) -> Option<u8> {
     let hex = s.as_bytes().get(i + 1..i + 3)?;
     let digit = |b: u8| (b as char).to_digit(16);
     Some((digit(hex[0])? * 16 + digit(hex[1])?) as u8)
@@ -115,17 +133,8 @@ pub fn encode(s: &str, keep: fn(char) -> bool, hex: HexCase) -> Cow<'_, str> {
 /// give `s` back: every escape is of an ASCII character that `keep` rejects, with hex digits in
 /// `hex` case, and every other character is one `keep` accepts. Escapes of non-ASCII octets
 /// answer `false` (the caller then decodes). Allocates nothing.
-///
-/// ```
-/// use pidcanon::pct::{is_encoded, HexCase};
-/// let keep = |c: char| c.is_ascii_alphanumeric();
-/// assert!(is_encoded("a%2Fb", keep, HexCase::Upper));
-/// assert!(!is_encoded("a%2fb", keep, HexCase::Upper));
-/// assert!(!is_encoded("%41", keep, HexCase::Upper));
-/// assert!(!is_encoded("a/b", keep, HexCase::Upper));
-/// ```
 #[must_use]
-pub fn is_encoded(s: &str, keep: fn(char) -> bool, hex: HexCase) -> bool {
+pub(crate) fn is_encoded(s: &str, keep: fn(char) -> bool, hex: HexCase) -> bool {
     let mut chars = s.char_indices();
     while let Some((i, c)) = chars.next() {
         if c == '%' {
@@ -145,7 +154,7 @@ pub fn is_encoded(s: &str, keep: fn(char) -> bool, hex: HexCase) -> bool {
 
 /// Whether `s` has an upper-case ASCII letter outside the hex digits of its escapes.
 #[must_use]
-pub fn has_uppercase_outside_escapes(s: &str) -> bool {
+pub(crate) fn has_uppercase_outside_escapes(s: &str) -> bool {
     let mut bytes = s.bytes();
     while let Some(b) = bytes.next() {
         match b {
@@ -174,22 +183,54 @@ pub fn decode(s: &str) -> Result<Cow<'_, str>, PctError> {
         .map_err(|_| PctError::NotUtf8(s.find('%').unwrap_or(0)))
 }
 
+/// The characters `s` decodes to (every escape decoded once), each with the offset in `s` where
+/// its first octet is written; allocates nothing. After an error it ends.
+pub(crate) fn decoded_chars(s: &str) -> impl Iterator<Item = Result<(usize, char), PctError>> {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let start = i;
+        let mut octets = [0u8; 4];
+        for n in 0..4 {
+            let octet = match bytes.get(i)? {
+                b'%' => match escape_at(s, i) {
+                    Some(octet) => {
+                        i += 3;
+                        octet
+                    }
+                    None => {
+                        i = bytes.len();
+                        return Some(Err(PctError::BadEscape(start)));
+                    }
+                },
+                &octet => {
+                    i += 1;
+                    octet
+                }
+            };
+            octets[n] = octet;
+            match std::str::from_utf8(&octets[..=n]) {
+                Ok(c) => return c.chars().next().map(|c| Ok((start, c))),
+                Err(e) if e.error_len().is_none() && i < bytes.len() => {}
+                Err(_) => break,
+            }
+        }
+        i = bytes.len();
+        Some(Err(PctError::NotUtf8(start)))
+    })
+}
+
 /// The offset of the first `%` that is not followed by two hex digits.
 #[must_use]
-pub fn first_bad_escape(s: &str) -> Option<usize> {
+pub(crate) fn first_bad_escape(s: &str) -> Option<usize> {
     s.match_indices('%')
         .map(|(i, _)| i)
         .find(|&i| escape_at(s, i).is_none())
 }
 
 /// Compares two strings by the bytes they decode to (escapes decoded once).
-///
-/// ```
-/// use std::cmp::Ordering;
-/// assert_eq!(pidcanon::pct::cmp_decoded("%20", "!"), Ordering::Less);
-/// ```
 #[must_use]
-pub fn cmp_decoded(a: &str, b: &str) -> Ordering {
+pub(crate) fn cmp_decoded(a: &str, b: &str) -> Ordering {
     percent_decode_str(a).cmp(percent_decode_str(b))
 }
 
@@ -208,7 +249,7 @@ fn push_char_escaped(out: &mut String, c: char, case: HexCase) {
 }
 
 /// Appends `%` and the two hex digits of `byte` in `case`.
-pub fn push_escape(out: &mut String, byte: u8, case: HexCase) {
+pub(crate) fn push_escape(out: &mut String, byte: u8, case: HexCase) {
     const UPPER: &[u8; 16] = b"0123456789ABCDEF";
     const LOWER: &[u8; 16] = b"0123456789abcdef";
     let digits = match case {
@@ -255,7 +296,7 @@ where
 }
 
 /// Applies a fallible `Cow`-returning step to a `Cow`, keeping the result borrowed from the
-/// original input when neither the input nor the step changed anything (STYLE.md §4).
+/// original input when neither the input nor the step changed anything.
 pub(crate) fn then<'a, E>(
     text: Cow<'a, str>,
     step: impl FnOnce(&str) -> Result<Cow<'_, str>, E>,
@@ -278,7 +319,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 
 /// `s` with ASCII letters in lower case; borrowed when it has no upper-case ASCII letter.
 #[must_use]
-pub fn ascii_lowercase(s: &str) -> Cow<'_, str> {
+pub(crate) fn ascii_lowercase(s: &str) -> Cow<'_, str> {
     if s.bytes().any(|b| b.is_ascii_uppercase()) {
         Cow::Owned(s.to_ascii_lowercase())
     } else {
@@ -288,7 +329,7 @@ pub fn ascii_lowercase(s: &str) -> Cow<'_, str> {
 
 /// `s` with ASCII letters in upper case; borrowed when it has no lower-case ASCII letter.
 #[must_use]
-pub fn ascii_uppercase(s: &str) -> Cow<'_, str> {
+pub(crate) fn ascii_uppercase(s: &str) -> Cow<'_, str> {
     if s.bytes().any(|b| b.is_ascii_lowercase()) {
         Cow::Owned(s.to_ascii_uppercase())
     } else {
@@ -400,6 +441,49 @@ mod tests {
             assert_eq!(decode(input), Err(PctError::BadEscape(offset)));
         }
         assert_eq!(decode("a%FF"), Err(PctError::NotUtf8(1)));
+    }
+
+    #[test]
+    fn is_encoded_answers_whether_encode_of_decode_gives_the_input_back() {
+        let keep = |c: char| c.is_ascii_alphanumeric();
+        assert!(is_encoded("a%2Fb", keep, HexCase::Upper));
+        assert!(!is_encoded("a%2fb", keep, HexCase::Upper));
+        assert!(!is_encoded("%41", keep, HexCase::Upper));
+        assert!(!is_encoded("a/b", keep, HexCase::Upper));
+        assert!(!is_encoded("%C3%A9", keep, HexCase::Upper));
+    }
+
+    #[test]
+    fn compares_and_inspects_escapes() {
+        assert_eq!(cmp_decoded("%20", "!"), Ordering::Less);
+        assert_eq!(cmp_decoded("%41", "A"), Ordering::Equal);
+        assert_eq!(escape_at("a%4a", 1), Some(b'J'));
+        assert_eq!(escape_at("a%4", 1), None);
+        assert_eq!(first_bad_escape("%41%g1"), Some(3));
+        assert!(has_uppercase_outside_escapes("%2fA"));
+        assert!(!has_uppercase_outside_escapes("%2Fa"));
+        assert!(matches!(ascii_lowercase("abc"), Cow::Borrowed("abc")));
+        assert_eq!(ascii_uppercase("aB%2f"), "AB%2F");
+    }
+
+    #[test]
+    fn decodes_characters_in_place() {
+        let chars: Vec<_> = decoded_chars("a%C3%A9\u{e9}%41").collect();
+        assert_eq!(
+            chars,
+            [
+                Ok((0, 'a')),
+                Ok((1, '\u{e9}')),
+                Ok((7, '\u{e9}')),
+                Ok((9, 'A'))
+            ]
+        );
+        let last = |s| decoded_chars(s).last();
+        assert_eq!(last("ab%4"), Some(Err(PctError::BadEscape(2))));
+        assert_eq!(last("a%C3"), Some(Err(PctError::NotUtf8(1))));
+        assert_eq!(last("a%C3b"), Some(Err(PctError::NotUtf8(1))));
+        assert_eq!(last("%FF"), Some(Err(PctError::NotUtf8(0))));
+        assert_eq!(decoded_chars("").count(), 0);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! [`Policy`]: every choice a user can make about canonical forms, from a TOML file or flags.
 
+use crate::scheme::UrlPrefixError;
 use crate::scheme::url_prefix::UrlPrefix;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -98,8 +99,18 @@ pub enum PolicyError {
         /// The URL.
         url: String,
         /// What is wrong with it.
-        reason: String,
+        #[source]
+        reason: UrlPrefixError,
     },
+}
+
+/// The URL prefixes of a [`Policy`], parsed once and handed to the adapters that match them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Prefixes {
+    /// `fedora_bases`, in order.
+    pub(crate) fedora_bases: Vec<UrlPrefix>,
+    /// `handle_resolvers`, in order.
+    pub(crate) handle_resolvers: Vec<UrlPrefix>,
 }
 
 impl Policy {
@@ -121,18 +132,29 @@ impl Policy {
 
     /// Checks the configured URL prefixes.
     pub fn check(&self) -> Result<(), PolicyError> {
-        self.fedora_base_prefixes()?;
-        self.handle_resolver_prefixes()?;
-        Ok(())
+        self.prefixes().map(drop)
     }
 
-    pub(crate) fn fedora_base_prefixes(&self) -> Result<Vec<UrlPrefix>, PolicyError> {
-        UrlPrefix::parse_all(&self.fedora_bases, "Fedora base")
+    /// The configured URL prefixes, parsed.
+    pub(crate) fn prefixes(&self) -> Result<Prefixes, PolicyError> {
+        Ok(Prefixes {
+            fedora_bases: parse_all(&self.fedora_bases, "Fedora base")?,
+            handle_resolvers: parse_all(&self.handle_resolvers, "handle resolver")?,
+        })
     }
+}
 
-    pub(crate) fn handle_resolver_prefixes(&self) -> Result<Vec<UrlPrefix>, PolicyError> {
-        UrlPrefix::parse_all(&self.handle_resolvers, "handle resolver")
-    }
+/// Parses the URLs of one setting; the error names the setting and the URL.
+fn parse_all(urls: &[String], setting: &'static str) -> Result<Vec<UrlPrefix>, PolicyError> {
+    urls.iter()
+        .map(|url| {
+            UrlPrefix::parse(url).map_err(|reason| PolicyError::BadUrl {
+                setting,
+                url: url.clone(),
+                reason,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -163,7 +185,19 @@ mod tests {
         assert!(Policy::from_toml("poi_oia = \"oai\"").is_err());
         assert!(Policy::from_toml("poi_oai = \"merge\"").is_err());
         let err = Policy::from_toml("fedora_bases = [\"ftp://x/fedora\"]").unwrap_err();
-        assert!(err.to_string().contains("Fedora base"), "{err}");
-        assert!(Policy::from_toml("handle_resolvers = [\"not a url\"]").is_err());
+        assert_eq!(
+            err.to_string(),
+            "invalid Fedora base \"ftp://x/fedora\": not an http(s) URL"
+        );
+        let err =
+            Policy::from_toml("handle_resolvers = [\"https://x/h\", \"http://x/?q\"]").unwrap_err();
+        assert!(
+            matches!(
+                &err,
+                PolicyError::BadUrl { setting: "handle resolver", url, reason: UrlPrefixError::UserQueryOrFragment }
+                    if url == "http://x/?q"
+            ),
+            "{err:?}"
+        );
     }
 }

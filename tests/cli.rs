@@ -38,11 +38,15 @@ fn tsv_contract_holds_for_every_vector() {
         for (v, line) in group.iter().zip(lines) {
             let cols: Vec<&str> = line.split('\t').collect();
             assert_eq!(cols.len(), 4, "four columns: {line:?}");
-            assert_eq!(cols[0], v.input, "first column is the input");
+            assert_eq!(
+                unescape(cols[0]),
+                v.input.as_bytes(),
+                "first column is the input"
+            );
             let ok = cols[1] == v.expected
                 && cols[2] == v.kind
                 && (cols[1] == "INVALID") != cols[3].is_empty();
-            if !ok && !known.contains(&v.location) {
+            if !ok && !known.contains(&v.key()) {
                 failures.push(format!(
                     "{} [{options}] {:?}: {line:?}",
                     v.location, v.input
@@ -87,6 +91,72 @@ fn lines_are_taken_as_they_are() {
         rows[2][1], "info:fedora/demo:1",
         "the last line needs no newline"
     );
+}
+
+/// A `--tsv` field with its escapes (`\\ \t \n \r \xHH`) decoded.
+fn unescape(field: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut bytes = field.bytes();
+    while let Some(b) = bytes.next() {
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        match bytes.next() {
+            Some(b't') => out.push(b'\t'),
+            Some(b'n') => out.push(b'\n'),
+            Some(b'r') => out.push(b'\r'),
+            Some(b'\\') => out.push(b'\\'),
+            Some(b'x') => {
+                let hex: Vec<u8> = bytes.by_ref().take(2).collect();
+                let hex = std::str::from_utf8(&hex).expect("ASCII hex digits");
+                out.push(u8::from_str_radix(hex, 16).expect("two hex digits"));
+            }
+            other => panic!("unknown escape \\{other:?} in {field:?}"),
+        }
+    }
+    out
+}
+
+#[test]
+fn tsv_escapes_the_echoed_input_so_every_input_is_one_line_of_four_fields() {
+    let args = [
+        "hdl:10013/a\tb",
+        "info:fedora/demo:1\ninfo:fedora/demo:2",
+        "doi:10.1000/a\\b",
+        "info:fedora/demo:1\r",
+        "info:fedora/demo%3a1",
+    ];
+    let mut command = vec!["canon", "--tsv"];
+    command.extend(args);
+    let out = pidcanon(&command, "");
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
+    let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), args.len(), "{stdout}");
+    for (row, arg) in rows.iter().zip(args) {
+        assert_eq!(row.len(), 4, "{row:?}");
+        assert_eq!(unescape(row[0]), arg.as_bytes(), "{row:?}");
+    }
+    assert_eq!(rows[0][..2], ["hdl:10013/a\\tb", "INVALID"]);
+    assert_eq!(
+        rows[1][..2],
+        ["info:fedora/demo:1\\ninfo:fedora/demo:2", "INVALID"]
+    );
+    assert_eq!(
+        rows[2][..2],
+        ["doi:10.1000/a\\\\b", "https://doi.org/10.1000/a%5Cb"]
+    );
+    assert_eq!(rows[3][..2], ["info:fedora/demo:1\\r", "INVALID"]);
+    assert_eq!(rows[4][..2], ["info:fedora/demo%3a1", "info:fedora/demo:1"]);
+
+    // From stdin, with a byte that is not UTF-8: still one row, the input recoverable.
+    let out = run_pidcanon(&["canon", "--tsv"], b"oai:a.b:\t\xff\\\n");
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
+    let row: Vec<&str> = stdout.trim_end_matches('\n').split('\t').collect();
+    assert_eq!(row.len(), 4, "{stdout:?}");
+    assert_eq!(row[0], "oai:a.b:\\t\\xFF\\\\");
+    assert_eq!(unescape(row[0]), b"oai:a.b:\t\xff\\");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 mod common;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const NT: &str = "\
@@ -25,36 +25,7 @@ const NT_REWRITTEN: &str = "\
 <info:fedora/demo:1> <http://purl.org/dc/terms/relation> <hdl:10013/x> .
 ";
 
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("pidcanon-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Self(dir)
-    }
-
-    fn file(&self, name: &str, content: &str) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, content).expect("written");
-        path
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    fn entries(&self) -> usize {
-        std::fs::read_dir(&self.0).expect("readable").count()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::Dir;
 
 fn run(args: &[&str], stdin: &str) -> Output {
     common::run_pidcanon(args, stdin.as_bytes())
@@ -323,7 +294,7 @@ fn check_lists_what_is_not_canonical() {
     let stdout = text(&out.stdout);
     assert!(
         stdout.contains(&format!(
-            "{}:2:1: <info:fedora/demo%3a1> is not canonical: <info:fedora/demo:1> (fedora-object)",
+            "{}:2:1: non-canonical fedora-object <info:fedora/demo%3a1>: canonical <info:fedora/demo:1>",
             p(&input)
         )),
         "{stdout}"

@@ -291,3 +291,64 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn trusty_nanopublications_are_left_alone_when_asked() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/real/nanopub/signed/simple1-signed-rsa.trig"
+    );
+    let np = "<http://example.org/nanopub-validator-example/RAsfLND-jtohcyohjKmXL7H4KYEDMLr0g4Yc6-8ATwb10>";
+    // A DOI written in a variant spelling inside the nanopublication's assertion.
+    let input = std::fs::read_to_string(path).expect("fixture").replace(
+        "ex:mosquito ex:transmits ex:malaria .",
+        "ex:mosquito ex:transmits <doi:10.1000/ABC> .",
+    );
+    let run = |keep: bool| {
+        let mut rewriter = Rewriter::new(Registry::default())
+            .with_input_format(RdfFormat::TriG)
+            .with_output_format(RdfFormat::NQuads);
+        if keep {
+            rewriter = rewriter.keep_signed();
+        }
+        let warnings = Rc::new(RefCell::new(Vec::new()));
+        struct Warnings(Rc<RefCell<Vec<String>>>);
+        impl Observer for Warnings {
+            fn warning(&mut self, _: Location, message: &str) {
+                self.0.borrow_mut().push(message.to_owned());
+            }
+        }
+        let mut out = Vec::new();
+        let mut session = rewriter
+            .session(&mut out)
+            .with_observer(Warnings(warnings.clone()));
+        session.rewrite(input.as_bytes()).expect("rewrites");
+        let report = session.finish().expect("finishes");
+        (
+            String::from_utf8(out).expect("UTF-8"),
+            report,
+            warnings.take(),
+        )
+    };
+    let (out, report, warnings) = run(false);
+    assert!(out.contains("<https://doi.org/10.1000/abc>"));
+    // One warning per graph changed (the provenance names a DOI too), not per statement.
+    let assertion = format!("{}#assertion>", &np[..np.len() - 1]);
+    assert!(
+        warnings.iter().any(|w| w.contains(&assertion)),
+        "{warnings:?}"
+    );
+    assert!(warnings.len() <= 4, "{warnings:?}");
+    let (out, report_kept, warnings) = run(true);
+    let mut original: Vec<Quad> = oxttl::TriGParser::new()
+        .for_slice(input.as_bytes())
+        .collect::<Result<_, _>>()
+        .expect("the fixture parses");
+    original.sort_by_key(ToString::to_string);
+    assert_eq!(quads(&out), original, "every statement as it was");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(
+        report_kept.signed_statements_kept,
+        report.statements_written
+    );
+}

@@ -19,7 +19,8 @@ pub(crate) enum Command {
     Canon(CanonArgs),
     /// Rewrite RDF so that every spelling of an identifier becomes its canonical IRI.
     Rewrite(RewriteArgs),
-    /// List the identifiers of RDF files that are not canonical or invalid; exit 1 if any.
+    /// List every identifier of RDF files that is not canonical or invalid (and, with --lenient,
+    /// every syntax error), then a summary; exit 1 if anything was found.
     Check(CheckArgs),
 }
 
@@ -33,25 +34,16 @@ pub(crate) struct GraphInput {
     /// N-Quads (which includes N-Triples) for stdin].
     #[arg(short = 'i', long = "input-format", value_name = "FORMAT")]
     pub(crate) input_format: Option<String>,
-    /// Base IRI for relative IRIs in Turtle, TriG and RDF/XML input.
+    /// Base IRI for relative IRIs in Turtle, TriG and RDF/XML input [default: a single input
+    /// file's own file:// URL, as riot and rapper do; stdin and several files have none].
     #[arg(long, value_name = "IRI")]
     pub(crate) base: Option<String>,
-    /// Go on after syntax errors: a bad N-Triples/N-Quads line is passed through (or written to
-    /// --reject), a bad Turtle/TriG statement skipped; each is reported.
-    #[arg(long, conflicts_with = "strict")]
-    pub(crate) lenient: bool,
-    /// Make an invalid identifier an error (exit 1) instead of leaving it unchanged.
-    #[arg(long)]
-    pub(crate) strict: bool,
-    /// No diagnostics, no summary, no progress bar.
-    #[arg(short, long)]
-    pub(crate) quiet: bool,
     /// Read RDF/XML strictly: legacy unqualified attributes (`about`, `resource`, …) and a
     /// `base` on rdf:RDF are syntax errors instead of being read with a warning.
     #[arg(long)]
     pub(crate) strict_rdfxml: bool,
-    /// FOXML input (-i foxml, object stores): also the triples Fedora's resource index derives
-    /// from the object properties, datastreams and DC (docs/fedora.md).
+    /// FOXML input: also the triples Fedora's resource index derives from the object
+    /// properties, datastreams and DC (docs/fedora.md).
     #[arg(long)]
     pub(crate) foxml_properties: bool,
     #[command(flatten)]
@@ -62,7 +54,19 @@ pub(crate) struct GraphInput {
 pub(crate) struct RewriteArgs {
     #[command(flatten)]
     pub(crate) input: GraphInput,
-    /// Write to FILE (through a temporary file renamed at the end) instead of stdout.
+    /// Go on after syntax errors: a bad N-Triples/N-Quads line is passed through (or written to
+    /// --reject), a bad Turtle/TriG statement skipped; each is reported.
+    #[arg(long, conflicts_with = "strict")]
+    pub(crate) lenient: bool,
+    /// Make an invalid identifier an error (exit 1) instead of leaving it unchanged.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// No diagnostics, no summary, no progress bar.
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+    /// Write to FILE instead of stdout: a regular file through a temporary file renamed over it
+    /// at the end, anything else (FIFO, device) straight; compressed by its extension (.gz,
+    /// .bz2, .zst).
     #[arg(short, long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
     /// Output format [default: from -o's extension, else the input format].
@@ -84,6 +88,10 @@ pub(crate) struct RewriteArgs {
     /// output is the same whatever the number.
     #[arg(long, value_name = "N")]
     pub(crate) threads: Option<usize>,
+    /// Leave the graphs of trusty (signed) nanopublications as they are: rewriting an IRI in one
+    /// invalidates it. Without it, such a rewrite is reported as a warning.
+    #[arg(long)]
+    pub(crate) keep_signed: bool,
     /// FOXML input: write every object's statements to the default graph, not to a graph named
     /// by the object's IRI (N-Quads and TriG output).
     #[arg(long)]
@@ -97,6 +105,17 @@ pub(crate) struct RewriteArgs {
 pub(crate) struct CheckArgs {
     #[command(flatten)]
     pub(crate) input: GraphInput,
+    /// Go on after syntax errors, listing each as a finding, instead of stopping at the first
+    /// (exit 2).
+    #[arg(long)]
+    pub(crate) lenient: bool,
+    /// List nothing: the exit status alone tells (0 nothing found, 1 findings).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+    /// List the findings as JSON Lines on stdout, one object per finding and the summary last
+    /// (also with -q).
+    #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
+    pub(crate) report: Option<String>,
 }
 
 /// Identifier schemes that `--scheme` can name, for bare forms.
@@ -131,7 +150,9 @@ pub(crate) struct CanonArgs {
     /// (a PID without `info:fedora/`, a handle without `hdl:`).
     #[arg(long, value_enum)]
     pub(crate) scheme: Option<SchemeName>,
-    /// Print `input<TAB>result<TAB>kind<TAB>message` for every input, result `INVALID` on error.
+    /// Print exactly one line `input<TAB>result<TAB>kind<TAB>message` per input, result
+    /// `INVALID` on error; in input and message a backslash, tab, line feed and carriage return
+    /// are written `\\`, `\t`, `\n`, `\r`, and a byte that is not UTF-8 `\xHH`.
     #[arg(long)]
     pub(crate) tsv: bool,
     #[command(flatten)]

@@ -1,4 +1,10 @@
 //! `pidcanon canon`: one canonical IRI per input.
+//!
+//! `--tsv` prints exactly one line of four tab-separated fields per input. The echoed input and
+//! the message are escaped as in PostgreSQL's `COPY` text format (the usual reading of IANA's
+//! `text/tab-separated-values`, which forbids tabs and line breaks in a field): `\\` `\t` `\n`
+//! `\r` for a backslash, tab, line feed and carriage return, and `\xHH` for each byte that is
+//! not UTF-8. The result and kind fields never need it (an IRI holds none of these).
 
 use super::args::CanonArgs;
 use pidcanon::{Canonical, IdError, Registry};
@@ -34,17 +40,23 @@ pub(crate) fn run(args: &CanonArgs) -> io::Result<ExitCode> {
                 e.valid_up_to(),
             )),
         };
-        let input = String::from_utf8_lossy(line);
         match (result, args.tsv) {
-            (Ok((iri, kind)), true) => writeln!(out, "{input}\t{iri}\t{kind}\t"),
+            (Ok((iri, kind)), true) => {
+                write_field(out, line)?;
+                writeln!(out, "\t{iri}\t{kind}\t")
+            }
             (Ok((iri, _)), false) => writeln!(out, "{iri}"),
             (Err(e), true) => {
                 invalid += 1;
-                writeln!(out, "{input}\tINVALID\t{}\t{}", e.kind(), e)
+                write_field(out, line)?;
+                write!(out, "\tINVALID\t{}\t", e.kind())?;
+                write_field(out, e.to_string().as_bytes())?;
+                writeln!(out)
             }
             (Err(e), false) => {
                 invalid += 1;
                 out.flush()?;
+                let input = String::from_utf8_lossy(line);
                 writeln!(io::stderr(), "pidcanon: invalid {input:?}: {e}")
             }
         }
@@ -70,6 +82,31 @@ pub(crate) fn run(args: &CanonArgs) -> io::Result<ExitCode> {
     })
 }
 
+/// Writes `field` as one TSV field, escaped as the module documentation says.
+fn write_field(out: &mut impl Write, field: &[u8]) -> io::Result<()> {
+    for chunk in field.utf8_chunks() {
+        let valid = chunk.valid();
+        let mut start = 0;
+        for (i, byte) in valid.bytes().enumerate() {
+            let escape = match byte {
+                b'\\' => "\\\\",
+                b'\t' => "\\t",
+                b'\n' => "\\n",
+                b'\r' => "\\r",
+                _ => continue,
+            };
+            out.write_all(&valid.as_bytes()[start..i])?;
+            out.write_all(escape.as_bytes())?;
+            start = i + 1;
+        }
+        out.write_all(&valid.as_bytes()[start..])?;
+        for byte in chunk.invalid() {
+            write!(out, "\\x{byte:02X}")?;
+        }
+    }
+    Ok(())
+}
+
 fn usage_error(e: &dyn std::fmt::Display) -> io::Result<ExitCode> {
     writeln!(io::stderr(), "pidcanon: {e}")?;
     Ok(ExitCode::from(super::EXIT_USAGE))
@@ -83,4 +120,24 @@ fn canonicalize<'a>(
     scheme
         .and_then(|name| registry.canonicalize_as(name, input))
         .unwrap_or_else(|| registry.canonicalize(input))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_field;
+
+    fn field(bytes: &[u8]) -> String {
+        let mut out = Vec::new();
+        write_field(&mut out, bytes).expect("written to memory");
+        String::from_utf8(out).expect("escaped output is UTF-8")
+    }
+
+    #[test]
+    fn escapes_what_would_break_a_field_and_nothing_else() {
+        assert_eq!(field(b"hdl:10013/x"), "hdl:10013/x");
+        assert_eq!(field(b"a\tb\nc\rd\\e"), "a\\tb\\nc\\rd\\\\e");
+        assert_eq!(field("caf\u{e9} \u{1}".as_bytes()), "caf\u{e9} \u{1}");
+        assert_eq!(field(b"oai:a.b:\xff\xfe!"), "oai:a.b:\\xFF\\xFE!");
+        assert_eq!(field(b"\xe9t\xc3"), "\\xE9t\\xC3");
+    }
 }

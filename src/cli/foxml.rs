@@ -12,6 +12,7 @@ use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::Path;
 
 /// How FOXML inputs are read.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct FoxmlRun {
     pub(crate) options: FoxmlOptions,
     /// Each object's statements in a graph named by the object's IRI (N-Quads and TriG output).
@@ -146,9 +147,10 @@ fn take<W: Write>(
             }
             Ok(())
         }
+        // The caller names the file (the session's current input).
         Err(e) => Err(RewriteError::Io(io::Error::new(
             io::ErrorKind::InvalidData,
-            format!("{name}: {e}"),
+            e,
         ))),
     }
 }

@@ -1,83 +1,88 @@
-//! `pidcanon rewrite` and `pidcanon check`: the graph commands.
+//! `pidcanon rewrite`, and what it shares with `pidcanon check`: building the rewriter from the
+//! arguments, feeding it the inputs, saying why a run failed.
 
 use super::EXIT_USAGE;
-use super::args::{CheckArgs, GraphInput, RewriteArgs};
-use super::files::{AtomicFile, Input, Output, format_of, parse_format};
+use super::args::{GraphInput, RewriteArgs};
+use super::files::{Input, format_of, names_its_file, parse_format};
 use super::foxml::{self, FoxmlRun};
+use super::output::{Destination, Writer, refuse_shared_files};
 use pidcanon::foxml::FoxmlOptions;
 use pidcanon::rewrite::{
     Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, Session, SyntaxError,
 };
-use pidcanon::{IdError, Kind, Registry};
-use std::cell::{Cell, RefCell};
+use pidcanon::{IdError, Registry};
+use std::cell::RefCell;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::Instant;
 
 /// Exit status when invalid identifiers are found (`--strict`, `check`).
-const EXIT_INVALID: u8 = 1;
+pub(super) const EXIT_INVALID: u8 = 1;
 
 pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     let output_format = match args.output_format.as_deref().map(parse_format).transpose() {
         Ok(format) => format.or_else(|| args.output.as_deref().and_then(format_of)),
         Err(e) => return usage_error(&e),
     };
-    let (rewriter, inputs, foxml) = match build(&args.input, output_format) {
+    let mode = Mode {
+        fail_on_invalid: args.strict,
+        skip_syntax_errors: args.lenient,
+    };
+    let (rewriter, inputs, mut hints) = match build(&args.input, mode, output_format) {
         Ok(built) => built,
         Err(e) => return usage_error(&e),
     };
+    if let Some(warning) = contradiction(args) {
+        writeln!(io::stderr(), "pidcanon: warning: {warning}")?;
+    }
     let rewriter = if args.dedup {
         rewriter.drop_duplicates()
     } else {
         rewriter
     };
+    let rewriter = if args.keep_signed {
+        rewriter.keep_signed()
+    } else {
+        rewriter
+    };
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let threads = args.threads.unwrap_or(cores);
-    let named_graphs = matches!(
-        rewriter.output_format(),
-        RdfFormat::NQuads | RdfFormat::TriG
-    );
-    let foxml = foxml.then(|| foxml_run(&args.input, threads, named_graphs && !args.default_graph));
     // FOXML objects are read on the threads, each one's few statements rewritten on this one.
-    let rewriter = rewriter.with_threads(if foxml.is_some() { 1 } else { threads });
-    let output = Output::new(args.output.as_deref())?;
-    let sidecars = [&args.links, &args.map, &args.reject]
-        .map(|p| p.as_deref().map(AtomicFile::create).transpose());
-    let [links, map, reject] = match sidecars {
-        [Ok(links), Ok(map), Ok(reject)] => [links, map, reject],
-        [Err(e), ..] | [_, Err(e), _] | [.., Err(e)] => return Err(e),
-    };
-    let diagnostics = Rc::new(Diagnostics::new(args.input.quiet, false));
+    let rewriter = rewriter.with_threads(if hints.foxml.is_some() { 1 } else { threads });
+    if let Some(run) = &mut hints.foxml {
+        run.threads = threads;
+        run.named_graphs &= !args.default_graph;
+    }
+    let named: Vec<(&str, &std::path::Path)> = [
+        ("-o", &args.output),
+        ("--links", &args.links),
+        ("--map", &args.map),
+        ("--reject", &args.reject),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+    .collect();
+    if let Err(e) = refuse_shared_files(&named) {
+        return usage_error(&e);
+    }
+    let outputs = Outputs::open(args)?;
+    let mut writers = outputs.writers()?;
+    let diagnostics = Rc::new(Diagnostics {
+        file: RefCell::new(String::new()),
+        quiet: args.quiet,
+    });
     let started = Instant::now();
-    let mut session = rewriter
-        .session(output.writer()?)
+    let session = writers
+        .session(&rewriter)
         .with_observer(Shared(Rc::clone(&diagnostics)));
-    if let Some(file) = &links {
-        session = session.with_links(file.writer()?);
-    }
-    if let Some(file) = &map {
-        session = session.with_map(file.writer()?);
-    }
-    if let Some(file) = &reject {
-        session = session.with_rejects(file.writer()?);
-    }
-    let report = match feed(
-        session,
-        &inputs,
-        foxml.as_ref(),
-        &diagnostics,
-        args.input.quiet,
-    ) {
+    let report = match feed(session, &inputs, &diagnostics.file, args.quiet, hints) {
         Ok(report) => report,
         Err(code) => return Ok(code),
     };
-    output.commit()?;
-    for file in [links, map, reject].into_iter().flatten() {
-        file.commit()?;
-    }
+    outputs.commit(writers)?;
     // `--report json` is asked for explicitly: `-q` silences the rest, not it.
-    if !args.input.quiet || args.report.is_some() {
+    if !args.quiet || args.report.is_some() {
         print_summary(
             &report,
             started.elapsed().as_secs_f64(),
@@ -87,47 +92,94 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
-    let (rewriter, inputs, foxml) = match build(&args.input, Some(RdfFormat::NQuads)) {
-        Ok(built) => built,
-        Err(e) => return usage_error(&e),
-    };
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let foxml = foxml.then(|| foxml_run(&args.input, cores, true));
-    let diagnostics = Rc::new(Diagnostics::new(args.input.quiet, true));
-    let session = rewriter
-        .session(io::sink())
-        .with_observer(Shared(Rc::clone(&diagnostics)));
-    if let Err(code) = feed(session, &inputs, foxml.as_ref(), &diagnostics, true) {
-        return Ok(code);
-    }
-    io::stdout().flush()?;
-    Ok(if diagnostics.found.get() > 0 {
-        ExitCode::from(EXIT_INVALID)
-    } else {
-        ExitCode::SUCCESS
+/// `--to` naming another format than `-o`'s extension (`--to nt -o x.ttl`), in words.
+fn contradiction(args: &RewriteArgs) -> Option<String> {
+    let to = parse_format(args.output_format.as_deref()?).ok()?;
+    let path = args.output.as_deref()?;
+    let named = format_of(path)?;
+    (named != to).then(|| {
+        format!(
+            "writing {} (--to) into {}, whose extension says {}",
+            to.name(),
+            path.display(),
+            named.name()
+        )
     })
 }
 
-/// How FOXML input is read, from the arguments.
-fn foxml_run(args: &GraphInput, threads: usize, named_graphs: bool) -> FoxmlRun {
-    FoxmlRun {
-        options: FoxmlOptions {
-            properties: args.foxml_properties,
-        },
-        named_graphs,
-        lenient: args.lenient,
-        threads,
-        quiet: args.quiet,
+/// `rewrite`'s outputs: the data, and the links, map and rejects asked for.
+struct Outputs {
+    data: Destination,
+    sidecars: [Option<Destination>; 3],
+}
+
+/// Writers into [`Outputs`], in the same order.
+struct Writers {
+    data: Writer,
+    sidecars: [Option<Writer>; 3],
+}
+
+impl Outputs {
+    fn open(args: &RewriteArgs) -> io::Result<Self> {
+        let data = Destination::open(args.output.as_deref())?;
+        let [links, map, rejects] = [&args.links, &args.map, &args.reject].map(|path| {
+            path.as_deref()
+                .map(|p| Destination::open(Some(p)))
+                .transpose()
+        });
+        Ok(Self {
+            data,
+            sidecars: [links?, map?, rejects?],
+        })
+    }
+
+    fn writers(&self) -> io::Result<Writers> {
+        let [links, map, rejects] = self
+            .sidecars
+            .each_ref()
+            .map(|d| d.as_ref().map(Destination::writer).transpose());
+        Ok(Writers {
+            data: self.data.writer()?,
+            sidecars: [links?, map?, rejects?],
+        })
+    }
+
+    /// Finishes every output (renames the replaced files into place).
+    fn commit(self, writers: Writers) -> io::Result<()> {
+        self.data.commit(writers.data)?;
+        for (destination, writer) in self.sidecars.into_iter().zip(writers.sidecars) {
+            if let (Some(destination), Some(writer)) = (destination, writer) {
+                destination.commit(writer)?;
+            }
+        }
+        Ok(())
     }
 }
 
-/// The rewriter and the inputs the arguments describe, and whether they are FOXML (read into
-/// N-Quads for the rewriter).
-fn build(
+impl Writers {
+    /// A session of `rewriter` writing into these.
+    fn session<'s>(&'s mut self, rewriter: &'s Rewriter) -> Session<'s, &'s mut Writer> {
+        let mut session = rewriter.session(&mut self.data);
+        let [links, map, rejects] = self.sidecars.each_mut();
+        if let Some(links) = links {
+            session = session.with_links(links);
+        }
+        if let Some(map) = map {
+            session = session.with_map(map);
+        }
+        if let Some(rejects) = rejects {
+            session = session.with_rejects(rejects);
+        }
+        session
+    }
+}
+
+/// The rewriter and the inputs the arguments describe.
+pub(super) fn build(
     args: &GraphInput,
+    mode: Mode,
     output_format: Option<RdfFormat>,
-) -> Result<(Rewriter, Vec<Input>, bool), String> {
+) -> Result<(Rewriter, Vec<Input>, Hints), String> {
     let policy = args.policy.policy().map_err(|e| e.to_string())?;
     let registry = Registry::from_policy(&policy).map_err(|e| e.to_string())?;
     let files: Vec<&str> = if args.files.is_empty() {
@@ -145,24 +197,56 @@ fn build(
         Some(name) => parse_format(name)?,
         None => common_format(&inputs)?,
     };
+    let output_format = output_format.unwrap_or(input_format);
     let mut rewriter = Rewriter::new(registry)
         .with_input_format(input_format)
-        .with_output_format(output_format.unwrap_or(input_format));
-    if let Some(base) = &args.base {
-        rewriter = rewriter
-            .with_base_iri(base.as_str())
-            .map_err(|e| e.to_string())?;
+        .with_output_format(output_format);
+    // Without --base, a single file's relative IRIs resolve against its own file:// URL.
+    let base = match (&args.base, inputs.as_slice()) {
+        (Some(base), _) => Some(base.clone()),
+        (None, [only]) => only.base_iri(),
+        (None, _) => None,
+    };
+    let hints = Hints {
+        no_base: base.is_none(),
+        foxml: foxml.then(|| FoxmlRun {
+            options: FoxmlOptions {
+                properties: args.foxml_properties,
+            },
+            named_graphs: matches!(output_format, RdfFormat::NQuads | RdfFormat::TriG),
+            lenient: mode.skip_syntax_errors,
+            threads: std::thread::available_parallelism().map_or(1, usize::from),
+            quiet: false,
+        }),
+    };
+    if let Some(base) = base {
+        rewriter = rewriter.with_base_iri(base).map_err(|e| e.to_string())?;
     }
-    if args.strict {
+    if mode.fail_on_invalid {
         rewriter = rewriter.fail_on_invalid();
     }
-    if args.lenient {
+    if mode.skip_syntax_errors {
         rewriter = rewriter.skip_syntax_errors();
     }
     if args.strict_rdfxml {
         rewriter = rewriter.strict_rdfxml();
     }
-    Ok((rewriter, inputs, foxml))
+    Ok((rewriter, inputs, hints))
+}
+
+/// What to do with bad input.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Mode {
+    pub(super) fail_on_invalid: bool,
+    pub(super) skip_syntax_errors: bool,
+}
+
+/// What the command knows that explains a failure: whether relative IRIs had a base; and
+/// whether the inputs are FOXML, and how to read them.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Hints {
+    no_base: bool,
+    foxml: Option<FoxmlRun>,
 }
 
 /// The one format of all inputs, from their extensions (stdin: N-Quads, which includes N-Triples).
@@ -188,21 +272,26 @@ fn common_format(inputs: &[Input]) -> Result<RdfFormat, String> {
     common.ok_or_else(|| "no input".into())
 }
 
-/// Rewrites every input into the session; on failure prints why and gives the exit status.
-fn feed<W: Write>(
+/// Rewrites every input into the session, telling `current` which one it is; on failure prints
+/// why and gives the exit status.
+pub(super) fn feed<W: Write>(
     mut session: Session<'_, W>,
     inputs: &[Input],
-    foxml: Option<&FoxmlRun>,
-    diagnostics: &Diagnostics,
+    current: &RefCell<String>,
     quiet: bool,
+    hints: Hints,
 ) -> Result<Report, ExitCode> {
-    if let Some(run) = foxml {
-        let on_object = |name: &str| drop(diagnostics.file.replace(name.to_owned()));
-        foxml::feed(&mut session, inputs, run, &on_object).map_err(|e| failure("<foxml>", e))?;
-        return session.finish().map_err(|e| failure("<output>", e));
+    if let Some(run) = hints.foxml {
+        let run = FoxmlRun { quiet, ..run };
+        let on_object = |name: &str| drop(current.replace(name.to_owned()));
+        foxml::feed(&mut session, inputs, &run, &on_object)
+            .map_err(|e| failure(&current.borrow(), &e, hints))?;
+        return session
+            .finish()
+            .map_err(|e| failure(&current.borrow(), &e, hints));
     }
     for input in inputs {
-        diagnostics.file.replace(input.name.clone());
+        current.replace(input.name.clone());
         let result = input
             .open(quiet)
             .map_err(RewriteError::Io)
@@ -213,56 +302,60 @@ fn feed<W: Write>(
                 }
                 result
             });
-        result.map_err(|e| failure(&input.name, e))?;
+        result.map_err(|e| failure(&input.name, &e, hints))?;
     }
-    session.finish().map_err(|e| failure("<output>", e))
+    let last = inputs.last().map_or("<stdin>", |input| input.name.as_str());
+    session.finish().map_err(|e| failure(last, &e, hints))
 }
 
-/// Prints a fatal error and gives its exit status; a closed stdout is a quiet stop.
-fn failure(file: &str, error: RewriteError) -> ExitCode {
-    let code = match &error {
+/// Prints a fatal error, naming the file, with a hint where one helps, and gives its exit status;
+/// a pipe closed by its reader is a quiet stop.
+fn failure(file: &str, error: &RewriteError, hints: Hints) -> ExitCode {
+    let code = match error {
         RewriteError::Io(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
         RewriteError::InvalidIdentifier { .. } => EXIT_INVALID,
         _ => EXIT_USAGE,
     };
-    let _ = match &error {
-        RewriteError::Io(e) => writeln!(io::stderr(), "pidcanon: {e}"),
-        e => writeln!(io::stderr(), "pidcanon: {file}:{e}"),
+    let message = match error {
+        RewriteError::Io(e) if names_its_file(e) => e.to_string(),
+        RewriteError::Io(e) => format!("{file}: {e}"),
+        RewriteError::Usage(e) => format!("{file}: {e}"),
+        e => format!("{file}:{e}"),
     };
+    let hint = match error {
+        RewriteError::Syntax(e) if hints.no_base && e.message().contains("No scheme") => {
+            Some("a relative IRI and no base to resolve it against: give one with --base IRI")
+        }
+        _ => None,
+    };
+    let mut stderr = io::stderr().lock();
+    let _ = writeln!(stderr, "pidcanon: {message}");
+    if let Some(hint) = hint {
+        let _ = writeln!(stderr, "pidcanon: hint: {hint}");
+    }
     ExitCode::from(code)
 }
 
-fn usage_error(e: &dyn std::fmt::Display) -> io::Result<ExitCode> {
+pub(super) fn usage_error(e: &dyn std::fmt::Display) -> io::Result<ExitCode> {
     writeln!(io::stderr(), "pidcanon: {e}")?;
     Ok(ExitCode::from(EXIT_USAGE))
 }
 
-/// Prints diagnostics as the rewrite goes: on stderr for `rewrite`; for `check`, a listing of
-/// every non-canonical and invalid identifier on stdout.
+/// Prints `rewrite`'s diagnostics on stderr as the rewrite goes, naming the current input.
 struct Diagnostics {
     file: RefCell<String>,
     quiet: bool,
-    listing: bool,
-    found: Cell<u64>,
 }
 
 impl Diagnostics {
-    fn new(quiet: bool, listing: bool) -> Self {
-        Self {
-            file: RefCell::new(String::new()),
-            quiet,
-            listing,
-            found: Cell::new(0),
+    fn say(&self, location: Location, message: std::fmt::Arguments<'_>) {
+        if !self.quiet {
+            let file = self.file.borrow();
+            let _ = writeln!(
+                io::stderr().lock(),
+                "pidcanon: {file}:{location}: {message}"
+            );
         }
-    }
-
-    fn say(&self, to_stdout: bool, message: std::fmt::Arguments<'_>) {
-        let file = self.file.borrow();
-        let _ = if to_stdout {
-            writeln!(io::stdout().lock(), "{file}:{message}")
-        } else {
-            writeln!(io::stderr().lock(), "pidcanon: {file}:{message}")
-        };
     }
 }
 
@@ -271,52 +364,25 @@ struct Shared(Rc<Diagnostics>);
 
 impl Observer for Shared {
     fn hears_rewrites(&self) -> bool {
-        self.0.listing
-    }
-
-    fn rewritten(&mut self, location: Location, original: &str, canonical: &str, kind: Kind) {
-        if self.0.listing {
-            self.0.found.set(self.0.found.get() + 1);
-            self.0.say(
-                true,
-                format_args!("{location}: <{original}> is not canonical: <{canonical}> ({kind})"),
-            );
-        }
+        false
     }
 
     fn invalid(&mut self, location: Location, iri: &str, error: &IdError) {
-        self.0.found.set(self.0.found.get() + 1);
-        if self.0.listing {
-            self.0.say(
-                true,
-                format_args!("{location}: <{iri}> is invalid: {error}"),
-            );
-        } else if !self.0.quiet {
-            self.0.say(
-                false,
-                format_args!("{location}: invalid identifier <{iri}> left unchanged: {error}"),
-            );
-        }
+        self.0.say(
+            location,
+            format_args!("invalid identifier <{iri}> left unchanged: {error}"),
+        );
     }
 
     fn warning(&mut self, location: Location, message: &str) {
-        if !self.0.quiet {
-            self.0
-                .say(false, format_args!("{location}: warning: {message}"));
-        }
+        self.0.say(location, format_args!("warning: {message}"));
     }
 
     fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
-        if !self.0.quiet || self.0.listing {
-            self.0.say(
-                false,
-                format_args!(
-                    "{}: syntax error, {recovery}: {}",
-                    error.location(),
-                    error.message()
-                ),
-            );
-        }
+        self.0.say(
+            error.location(),
+            format_args!("syntax error, {recovery}: {}", error.message()),
+        );
     }
 }
 
@@ -340,6 +406,7 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
             "duplicates_dropped": report.duplicates_dropped,
             "syntax_errors": report.syntax_errors,
             "lines_passed_through": report.lines_passed_through,
+            "signed_statements_kept": report.signed_statements_kept,
             "bytes_read": report.bytes_read,
             "seconds": seconds,
             "megabytes_per_second": megabytes_per_second,

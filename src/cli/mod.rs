@@ -2,9 +2,12 @@
 
 mod args;
 mod canon;
+mod check;
+mod compress;
 mod files;
 mod foxml;
 mod graph;
+mod output;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -35,7 +38,7 @@ fn run() -> ExitCode {
     let result = match &cli.command {
         Command::Canon(args) => canon::run(args),
         Command::Rewrite(args) => graph::rewrite(args),
-        Command::Check(args) => graph::check(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(code) => code,

@@ -19,6 +19,7 @@ pub struct Rewriter {
     pub(crate) skip_syntax_errors: bool,
     pub(crate) drop_duplicates: bool,
     pub(crate) strict_rdfxml: bool,
+    pub(crate) keep_signed: bool,
     pub(crate) threads: usize,
 }
 
@@ -35,6 +36,7 @@ impl Rewriter {
             skip_syntax_errors: false,
             drop_duplicates: false,
             strict_rdfxml: false,
+            keep_signed: false,
             threads: 1,
         }
     }
@@ -103,6 +105,16 @@ impl Rewriter {
         self
     }
 
+    /// Leaves the statements of trusty (and so signed) nanopublications as they are: their IRIs
+    /// are fixed by a hash of their content, and rewriting one invalidates them. Without it, a
+    /// rewrite inside one is reported as a warning. N-Quads are then parsed and serialized
+    /// rather than rewritten line by line.
+    #[must_use]
+    pub fn keep_signed(mut self) -> Self {
+        self.keep_signed = true;
+        self
+    }
+
     /// Rewrites on `threads` threads (1 by default): N-Triples / N-Quads chunk by chunk, other
     /// formats with parsing and serializing on separate threads. The output is the same whatever
     /// the number.
@@ -126,11 +138,12 @@ impl Rewriter {
 
     /// Whether output lines are input lines with IRIs spliced in.
     pub(crate) fn line_based(&self) -> bool {
-        matches!(
-            (self.input_format, self.output_format),
-            (RdfFormat::NTriples, RdfFormat::NTriples | RdfFormat::NQuads)
-                | (RdfFormat::NQuads, RdfFormat::NQuads)
-        )
+        !self.keep_signed
+            && matches!(
+                (self.input_format, self.output_format),
+                (RdfFormat::NTriples, RdfFormat::NTriples | RdfFormat::NQuads)
+                    | (RdfFormat::NQuads, RdfFormat::NQuads)
+            )
     }
 
     /// A session writing to `writer`: feed it one input or several, then [`finish`](Session::finish).

@@ -29,6 +29,8 @@ pub(crate) enum Event {
         line: Vec<u8>,
         at: usize,
     },
+    /// Something worth a word that is not an error.
+    Warning { location: Location, message: String },
     /// A statement's fingerprint and its bytes in the worker's output, for `--dedup`.
     Statement {
         fingerprint: Fingerprint,
@@ -42,12 +44,15 @@ pub(crate) struct Found {
     pub(crate) events: Vec<Event>,
     /// IRI occurrences rewritten, per kind (counted whether or not each is an event).
     pub(crate) rewritten: BTreeMap<Kind, u64>,
+    /// Statements of trusty nanopublications left as they are.
+    pub(crate) signed_statements_kept: u64,
 }
 
 impl Found {
     pub(crate) fn clear(&mut self) {
         self.events.clear();
         self.rewritten.clear();
+        self.signed_statements_kept = 0;
     }
 }
 

@@ -43,6 +43,7 @@ mod events;
 mod fingerprint;
 mod graph;
 mod line;
+mod nanopub;
 mod report;
 mod session;
 mod terms;

@@ -161,6 +161,9 @@ pub struct Report {
     pub lines_passed_through: u64,
     /// Warnings told to the [`Observer`] (legacy RDF/XML read in its compatibility mode).
     pub warnings: u64,
+    /// Statements of trusty nanopublications left as they are
+    /// ([`keep_signed`](super::Rewriter::keep_signed)).
+    pub signed_statements_kept: u64,
     /// Bytes of input read.
     pub bytes_read: u64,
 }

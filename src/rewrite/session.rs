@@ -35,6 +35,8 @@ pub struct Session<'s, W: Write> {
     rejects: Option<Box<dyn Write + 's>>,
     /// Originals already written to the links and map.
     recorded: HashSet<Box<str>>,
+    /// Warnings already given (each is given once).
+    warned: HashSet<String>,
     pub(crate) report: Report,
     /// The inputs started so far (a byte-order mark is kept only in the first).
     pub(crate) inputs: u64,
@@ -75,6 +77,7 @@ impl<'s, W: Write> Session<'s, W> {
             map: None,
             rejects: None,
             recorded: HashSet::new(),
+            warned: HashSet::new(),
             report: Report::default(),
             inputs: 0,
         }
@@ -170,6 +173,7 @@ impl<'s, W: Write> Session<'s, W> {
         mut place: impl FnMut(&mut Self, Placement) -> Result<(), RewriteError>,
     ) -> Result<(), RewriteError> {
         self.report.count_rewritten(&found.rewritten);
+        self.report.signed_statements_kept += found.signed_statements_kept;
         for event in found.events.drain(..) {
             match event {
                 Event::Rewritten {
@@ -199,6 +203,13 @@ impl<'s, W: Write> Session<'s, W> {
                         SyntaxError::new(error.location().after(lines_before), error.message());
                     if self.syntax_error(error, &line)? == Recovery::PassedThrough {
                         place(self, Placement::PassThrough(line, at))?;
+                    }
+                }
+                Event::Warning { location, message } => {
+                    if !self.warned.contains(&message) {
+                        self.observer
+                            .warning(location.after(lines_before), &message);
+                        self.warned.insert(message);
                     }
                 }
                 Event::Statement {

@@ -1,5 +1,6 @@
 //! Fedora PIDs, `info:fedora/` object and dissemination URIs, and REST / API-A-Lite URLs under
-//! configured bases (`../shared/seeds/fedora-pid-uri-spec.txt`).
+//! configured bases (the Fedora 3 specification "Fedora Identifiers: PIDs and URIs"; its
+//! section numbers below).
 //!
 //! ```text
 //! object-pid        = namespace-id ":" object-id
@@ -18,9 +19,9 @@
 
 use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
 use super::{Canonical, SchemeAdapter};
-use crate::iri::is_pchar;
+use crate::iri::{is_ipchar, is_pchar};
 use crate::pct::{self, Escaping, HexCase, Splice};
-use crate::{IdError, Kind, Policy, Rule};
+use crate::{IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -28,6 +29,8 @@ use std::ops::Range;
 pub const PREFIX: &str = "info:fedora/";
 /// The longest PID allowed (§1.1), counted on the normalized PID.
 pub const MAX_PID_LEN: usize = 64;
+/// The longest datastream id Fedora 3 accepts, in characters of the decoded id.
+pub const MAX_DATASTREAM_ID_LEN: usize = 64;
 
 /// A normalized Fedora PID (§1).
 ///
@@ -355,12 +358,13 @@ fn parse_target(rest: &str, base: usize) -> Result<PartsTarget<'_>, IdError> {
                 first,
                 "datastream-id",
                 base,
+                Some(MAX_DATASTREAM_ID_LEN),
             )?))
         }
         (Some(method), None) => {
             let bdef = parse_pid(first, kind, base)?.text;
             let method_at = base + first.len() + 1;
-            let method = ncname(method, "method-name", method_at)?;
+            let method = ncname(method, "method-name", method_at, None)?;
             let params = query
                 .map(|q| params(q, base + path.len() + 1))
                 .transpose()?;
@@ -456,22 +460,60 @@ fn parse_pid(s: &str, kind: Kind, base: usize) -> Result<Pid<'_>, IdError> {
     })
 }
 
-/// Normalizes a datastream id or method name and checks that it is an XML NCName (§3.1).
-fn ncname<'a>(s: &'a str, part: &'static str, base: usize) -> Result<Cow<'a, str>, IdError> {
+/// Checks that `s` holds only characters an IRI can hold where it stands (`ipchar`, and in a
+/// query `/`, `?` and `iprivate` too): no repair, a raw space is an error, not `%20`.
+fn check_iri_chars(
+    s: &str,
+    part: &'static str,
+    base: usize,
+    in_query: bool,
+) -> Result<(), IdError> {
+    let allowed = |c: char| {
+        c == '%'
+            || is_ipchar(c)
+            || (in_query && (matches!(c, '/' | '?') || crate::iri::is_iprivate(c)))
+    };
+    match s.char_indices().find(|&(_, c)| !allowed(c)) {
+        Some((i, ch)) => Err(IdError::new(
+            Kind::FedoraDissemination,
+            Rule::Char { ch, part },
+            base + i,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Normalizes a datastream id or method name and checks that it is an XML NCName (§3.1) of at
+/// most `max` characters.
+fn ncname<'a>(
+    s: &'a str,
+    part: &'static str,
+    base: usize,
+    max: Option<usize>,
+) -> Result<Cow<'a, str>, IdError> {
     let kind = Kind::FedoraDissemination;
     if s.is_empty() {
         return Err(IdError::new(kind, Rule::Empty { part }, base));
     }
+    check_iri_chars(s, part, base, false)?;
     let normalized = pct::normalize(s, &COMPONENT).map_err(|e| e.at(kind, base))?;
-    let decoded = pct::decode(&normalized).map_err(|e| e.at(kind, base))?;
-    let mut chars = decoded.char_indices();
-    let bad = chars
-        .next()
-        .filter(|&(_, c)| !is_name_start_char(c))
-        .or_else(|| chars.find(|&(_, c)| !is_name_char(c)));
-    match bad {
-        Some((i, ch)) => Err(IdError::new(kind, Rule::Char { ch, part }, base + i)),
-        None => Ok(normalized),
+    // Decoded character by character: a canonical id with escapes costs no allocation.
+    let mut len = 0;
+    for item in pct::decoded_chars(&normalized) {
+        let (i, ch) = item.map_err(|e| e.at(kind, base))?;
+        let allowed = if len == 0 {
+            is_name_start_char(ch)
+        } else {
+            is_name_char(ch)
+        };
+        if !allowed {
+            return Err(IdError::new(kind, Rule::Char { ch, part }, base + i));
+        }
+        len += 1;
+    }
+    match max {
+        Some(max) if len > max => Err(IdError::new(kind, Rule::TooLong { part, len, max }, base)),
+        _ => Ok(normalized),
     }
 }
 
@@ -548,9 +590,11 @@ fn split_params(query: &str, base: usize) -> impl Iterator<Item = Result<Param<'
                 start,
             ));
         }
+        let value_at = start + param.len() - value.len();
+        check_iri_chars(name, "parameter name", start, true)?;
+        check_iri_chars(value, "parameter value", value_at, true)?;
         let name = pct::normalize(name, &COMPONENT).map_err(|e| e.at(kind, start))?;
-        let value = pct::normalize(value, &COMPONENT)
-            .map_err(|e| e.at(kind, start + param.len() - value.len()))?;
+        let value = pct::normalize(value, &COMPONENT).map_err(|e| e.at(kind, value_at))?;
         Ok((name, value))
     })
 }
@@ -566,13 +610,22 @@ pub struct FedoraAdapter {
 }
 
 impl FedoraAdapter {
-    /// The adapter for `policy`'s Fedora bases; bases that do not parse are skipped (check the
-    /// policy first with [`Policy::check`]).
-    #[must_use]
-    pub fn new(policy: &Policy) -> Self {
-        Self {
-            bases: policy.fedora_base_prefixes().unwrap_or_default(),
-        }
+    /// The adapter for `policy`'s Fedora bases.
+    ///
+    /// ```
+    /// use pidcanon::{Policy, scheme::fedora::FedoraAdapter};
+    /// let mut policy = Policy::default();
+    /// policy.fedora_bases = vec!["http://localhost:8080/fedora".into(), "localhost/fedora".into()];
+    /// let err = FedoraAdapter::new(&policy).unwrap_err();
+    /// assert!(err.to_string().starts_with(r#"invalid Fedora base "localhost/fedora""#), "{err}");
+    /// ```
+    pub fn new(policy: &Policy) -> Result<Self, PolicyError> {
+        Ok(Self::with_bases(policy.prefixes()?.fedora_bases))
+    }
+
+    /// The adapter for bases already parsed.
+    pub(crate) fn with_bases(bases: Vec<UrlPrefix>) -> Self {
+        Self { bases }
     }
 
     /// A REST or API-A-Lite URL under a base; `rest` is the path after the base, `base` its offset.

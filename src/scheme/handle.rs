@@ -1,5 +1,5 @@
-//! Handles and DOIs (`../shared/seeds/cordra-handle-uri-spec.txt`, RFC 3650–3652, the DOI
-//! Handbook): every encoding of a handle collapses to one canonical IRI.
+//! Handles and DOIs ("Encoding CORDRA Identifiers in URI Syntax", V1.00, 2005; RFC 3650–3652;
+//! the DOI Handbook): every encoding of a handle collapses to one canonical IRI.
 //!
 //! ```text
 //! handle      = naming-authority "/" local-name
@@ -16,7 +16,7 @@ use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
 use super::{Canonical, SchemeAdapter};
 use crate::iri::is_ipchar;
 use crate::pct::{self, HexCase};
-use crate::{DoiForm, HandleForm, IdError, Kind, Policy, Rule};
+use crate::{DoiForm, HandleForm, IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -98,6 +98,11 @@ impl<'a> Handle<'a> {
                 return Err(IdError::new(kind, Rule::Char { ch, part }, at + i));
             }
         }
+        check_naming_authority(&naming_authority, kind, na_at)?;
+        let names_a_prefix = is_prefix_handle(&naming_authority);
+        if names_a_prefix {
+            check_naming_authority(&local_name, kind, local_at)?;
+        }
         Ok(match kind {
             Kind::Doi => Self {
                 naming_authority: fold(naming_authority, pct::ascii_lowercase),
@@ -105,7 +110,11 @@ impl<'a> Handle<'a> {
             },
             _ => Self {
                 naming_authority: fold(naming_authority, pct::ascii_uppercase),
-                local_name,
+                local_name: if names_a_prefix {
+                    fold(local_name, pct::ascii_uppercase)
+                } else {
+                    local_name
+                },
             },
         })
     }
@@ -228,6 +237,47 @@ fn is_doi_prefix(na: &str) -> bool {
     })
 }
 
+/// Whether a handle's naming authority is `0.NA` (in any case): the handle of a prefix, whose
+/// local name is itself a naming authority (`0.NA/10013`).
+fn is_prefix_handle(na: &str) -> bool {
+    na.eq_ignore_ascii_case("0.NA")
+}
+
+/// Checks the rules of a naming authority beyond "not empty, no control character": every
+/// segment is non-empty (RFC 3651 §2.2, `NA = *(NAsegment ".") NAsegment`), and it does not
+/// start with a handle URI's scheme (`hdl:10013` is a URI pasted where a handle belongs).
+/// `at` is its offset in the input.
+fn check_naming_authority(na: &str, kind: Kind, at: usize) -> Result<(), IdError> {
+    let empty_segment = if na.starts_with('.') {
+        Some(0)
+    } else if let Some(i) = na.find("..") {
+        Some(i + 1)
+    } else if na.ends_with('.') {
+        Some(na.len() - 1)
+    } else {
+        None
+    };
+    if let Some(i) = empty_segment {
+        return Err(IdError::new(
+            kind,
+            Rule::Grammar(
+                "a naming authority segment is empty (a leading, trailing or doubled '.')",
+            ),
+            at + i,
+        ));
+    }
+    if starts_with_ignore_case(na, "hdl:") || starts_with_ignore_case(na, "doi:") {
+        return Err(IdError::new(
+            kind,
+            Rule::Grammar(
+                "doubled scheme: the handle itself follows, not a \"hdl:\" or \"doi:\" URI",
+            ),
+            at,
+        ));
+    }
+    Ok(())
+}
+
 /// `(path, tail)`: `s` split before its first `?` or `#`.
 fn split_tail(s: &str) -> (&str, &str) {
     s.split_at(s.find(['?', '#']).unwrap_or(s.len()))
@@ -252,14 +302,15 @@ fn not_a_doi(at: usize) -> IdError {
 }
 
 /// The URI forms whose path is `NA/local`, decoded once then split at the first `/`: prefix,
-/// whether only DOIs may use it, and whether a `:` separates the parts when no `/` does.
+/// whether only DOIs may use it, and whether a `:` before the first `/` separates the parts
+/// instead (the URN forms, as the CNRI proxy reads `urn:hdl:NA:local`).
 const PATH_FORMS: [(&str, bool, bool); 6] = [
     // The host encoding is read like the path encoding: its "host" is the naming authority only
     // when, decoded, it holds no '/' (a fuzzer found `hdl://a%2Fb/c`, which is `a/b/c`).
     ("hdl://", false, false),
     ("hdl:", false, false),
     ("info:hdl/", false, false),
-    ("urn:hdl:", false, false),
+    ("urn:hdl:", false, true),
     ("info:doi/", true, false),
     ("urn:doi:", true, true),
 ];
@@ -273,23 +324,39 @@ pub struct HandleAdapter {
 }
 
 impl HandleAdapter {
-    /// The adapter for `policy`'s resolvers and forms; resolvers that do not parse are skipped
-    /// (check the policy first with [`Policy::check`]).
-    #[must_use]
-    pub fn new(policy: &Policy) -> Self {
+    /// The adapter for `policy`'s resolvers and forms.
+    ///
+    /// ```
+    /// use pidcanon::{Policy, scheme::handle::HandleAdapter};
+    /// let mut policy = Policy::default();
+    /// policy.handle_resolvers = vec!["https://repo.example.edu/handle/".into(), "http://x/?q".into()];
+    /// let err = HandleAdapter::new(&policy).unwrap_err();
+    /// assert!(err.to_string().starts_with(r#"invalid handle resolver "http://x/?q""#), "{err}");
+    /// ```
+    pub fn new(policy: &Policy) -> Result<Self, PolicyError> {
+        Ok(Self::with_resolvers(
+            policy.prefixes()?.handle_resolvers,
+            policy,
+        ))
+    }
+
+    /// The adapter for resolvers already parsed and `policy`'s forms.
+    pub(crate) fn with_resolvers(resolvers: Vec<UrlPrefix>, policy: &Policy) -> Self {
         Self {
-            resolvers: policy.handle_resolver_prefixes().unwrap_or_default(),
+            resolvers,
             handle_form: policy.handle_form,
             doi_form: policy.doi_form,
         }
     }
 
-    /// The resolver prefix `iri` starts with: the rest and its offset.
+    /// The resolver prefix `iri` starts with: the rest and its offset. A path under the proxies'
+    /// `api/` (their REST API: `/api/handles/NA/local` is the handle's record) is not a handle.
     fn strip_resolver<'a>(&self, iri: &'a str) -> Option<(&'a str, usize)> {
         PROXIES
             .iter()
-            .chain(&self.resolvers)
             .find_map(|p| p.strip(iri))
+            .filter(|(rest, _)| !rest.starts_with("api/"))
+            .or_else(|| self.resolvers.iter().find_map(|p| p.strip(iri)))
     }
 
     /// Reads a claimed IRI: the handle, and the query and fragment to keep after it.
@@ -300,7 +367,7 @@ impl HandleAdapter {
         if !crate::iri::is_plain_absolute_iri(iri) {
             crate::iri::validate(iri).map_err(|e| e.with_kind(Kind::Handle))?;
         }
-        let (rest, base, doi_only, colon_fallback) = PATH_FORMS
+        let (rest, base, doi_only, urn_form) = PATH_FORMS
             .iter()
             .find(|(prefix, ..)| starts_with_ignore_case(iri, prefix))
             .map(|&(prefix, doi_only, colon)| (&iri[prefix.len()..], prefix.len(), doi_only, colon))
@@ -311,10 +378,9 @@ impl HandleAdapter {
             .ok_or_else(|| IdError::new(Kind::Handle, Rule::Grammar("not a handle URI"), 0))?;
         let (path, tail) = split_tail(rest);
         let decoded = pct::decode(path).map_err(|e| e.at(Kind::Handle, base))?;
-        let separator = if colon_fallback && !decoded.contains('/') {
-            ':'
-        } else {
-            '/'
+        let separator = match (decoded.find(':'), decoded.find('/')) {
+            (Some(colon), slash) if urn_form && slash.is_none_or(|slash| colon < slash) => ':',
+            _ => '/',
         };
         let handle = Handle::split(decoded, separator, base)?;
         if doi_only && handle.kind() != Kind::Doi {
@@ -333,12 +399,17 @@ impl HandleAdapter {
             let kind = if is_doi_prefix(na) { Kind::Doi } else { Kind::Handle };
             let case_folded = match kind {
                 Kind::Doi => !pct::has_uppercase_outside_escapes(local),
+                _ if is_prefix_handle(na) => {
+                    !na.bytes().chain(local.bytes()).any(|b| b.is_ascii_lowercase())
+                        && check_naming_authority(local, kind, 0).is_ok()
+                }
                 _ => !na.bytes().any(|b| b.is_ascii_lowercase()),
             };
             let canonical = case_folded
                 && matches!(Form::of(kind, self.handle_form, self.doi_form), f if f.prefix_and_local_chars().0 == prefix)
                 && !na.is_empty()
                 && !local.is_empty()
+                && check_naming_authority(na, kind, 0).is_ok()
                 && na.chars().all(is_ipchar)
                 && pct::is_encoded(local, local_chars, HexCase::Upper)
                 && !local
@@ -462,6 +533,7 @@ mod tests {
 
     #[test]
     fn the_fast_path_agrees_with_reading_in_full() {
+        let mut accepted = 0;
         for policy in [
             Policy::default(),
             Policy {
@@ -470,7 +542,7 @@ mod tests {
                 ..Policy::default()
             },
         ] {
-            let adapter = HandleAdapter::new(&policy);
+            let adapter = HandleAdapter::new(&policy).expect("no resolvers");
             for iri in [
                 "hdl:10013/x",
                 "hdl:10013/a%2Fb",
@@ -500,12 +572,21 @@ mod tests {
                 let full = adapter
                     .read(iri)
                     .map(|(h, tail)| adapter.canonical(iri, &h, tail));
-                if let Some(kind) = adapter.kind_if_canonical(iri) {
-                    let full = full
-                        .unwrap_or_else(|e| panic!("{iri}: fast path accepted, full read: {e}"));
-                    assert_eq!((full.iri.as_ref(), full.kind), (iri, kind), "{iri}");
+                match adapter.kind_if_canonical(iri) {
+                    Some(kind) => {
+                        let full = full.unwrap_or_else(|e| {
+                            panic!("{iri}: fast path accepted, full read: {e}")
+                        });
+                        assert_eq!((full.iri.as_ref(), full.kind), (iri, kind), "{iri}");
+                        accepted += 1;
+                    }
+                    None => assert!(
+                        full.is_err() || full.is_ok_and(|c| c.iri != iri),
+                        "{iri}: canonical, but the fast path missed it"
+                    ),
                 }
             }
         }
+        assert!(accepted >= 9, "the fast path accepted only {accepted}");
     }
 }

@@ -38,11 +38,16 @@ macro_rules! canonical_text {
 
 pub mod fedora;
 pub mod handle;
+mod named_node;
 pub mod oai;
 pub mod pdi;
 pub mod poi;
 pub(crate) mod url_prefix;
 
+pub use named_node::CanonicalNamedNode;
+pub use url_prefix::UrlPrefixError;
+
+use crate::policy::Prefixes;
 use crate::{IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
 
@@ -113,7 +118,7 @@ pub struct Registry {
 impl Default for Registry {
     /// The built-in adapters under the default [`Policy`].
     fn default() -> Self {
-        Self::builtin(&Policy::default())
+        Self::builtin(&Policy::default(), &Prefixes::default())
     }
 }
 
@@ -135,23 +140,36 @@ impl Registry {
         }
     }
 
-    /// The built-in adapters configured by `policy`, after checking it.
+    /// The built-in adapters configured by `policy`; its URL prefixes are parsed once here.
+    ///
+    /// ```
+    /// use pidcanon::{Policy, Registry};
+    /// let mut policy = Policy::default();
+    /// policy.fedora_bases.push("ftp://localhost/fedora".to_owned());
+    /// let err = Registry::from_policy(&policy).unwrap_err();
+    /// assert_eq!(err.to_string(), r#"invalid Fedora base "ftp://localhost/fedora": not an http(s) URL"#);
+    /// ```
     pub fn from_policy(policy: &Policy) -> Result<Self, PolicyError> {
-        policy.check()?;
-        Ok(Self::builtin(policy))
+        Ok(Self::builtin(policy, &policy.prefixes()?))
     }
 
-    fn builtin(policy: &Policy) -> Self {
-        Self::foreign(policy).with_adapter(pdi::PdiAdapter::new(policy))
+    fn builtin(policy: &Policy, prefixes: &Prefixes) -> Self {
+        let foreign = Self::foreign(policy, prefixes);
+        Self::foreign(policy, prefixes).with_adapter(pdi::PdiAdapter::with_foreign(foreign))
     }
 
     /// The built-in adapters of the identifiers a PDI may encapsulate: all but the PDI's.
-    fn foreign(policy: &Policy) -> Self {
+    pub(crate) fn foreign(policy: &Policy, prefixes: &Prefixes) -> Self {
         Self::empty()
-            .with_adapter(fedora::FedoraAdapter::new(policy))
+            .with_adapter(fedora::FedoraAdapter::with_bases(
+                prefixes.fedora_bases.clone(),
+            ))
             .with_adapter(oai::OaiAdapter::new(policy))
             .with_adapter(poi::PoiAdapter::new(policy))
-            .with_adapter(handle::HandleAdapter::new(policy))
+            .with_adapter(handle::HandleAdapter::with_resolvers(
+                prefixes.handle_resolvers.clone(),
+                policy,
+            ))
     }
 
     /// Adds an adapter; for a URI scheme several adapters share, the first that claims an IRI wins.
@@ -274,4 +292,62 @@ pub fn scheme_of(iri: &str) -> Option<&str> {
     (first.is_ascii_alphabetic()
         && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
     .then_some(scheme)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use url_prefix::tests::PARSED;
+
+    #[test]
+    fn the_policy_is_parsed_once_per_registry() {
+        let policy = Policy {
+            fedora_bases: vec!["http://localhost:8080/fedora".into()],
+            handle_resolvers: vec!["https://repo.example.edu/handle/".into()],
+            ..Policy::default()
+        };
+        PARSED.with(|n| n.set(0));
+        let registry = Registry::from_policy(&policy).expect("a valid policy");
+        assert_eq!(PARSED.with(std::cell::Cell::get), 2);
+        // Both adapters got their prefixes, the PDI's encapsulated identifiers too.
+        let c = registry
+            .canonicalize("http://localhost:8080/fedora/objects/demo:1")
+            .expect("under the base");
+        assert_eq!(c.iri, "info:fedora/demo:1");
+        let c = registry
+            .canonicalize("https://repo.example.edu/handle/10013/x")
+            .expect("under the resolver");
+        assert_eq!(c.iri, "hdl:10013/x");
+        let c = registry
+            .canonicalize("urn:pdi://a.us/1997/09/01/https:%2f%2frepo%2eexample%2eedu%2fhandle%2f10013%2fx.text")
+            .expect("a PDI");
+        assert_eq!(c.iri, "urn:pdi://a.us/1997/09/01/hdl:10013%2fx.text");
+    }
+
+    #[test]
+    fn one_bad_prefix_is_an_error_not_an_empty_list() {
+        let policy = Policy {
+            fedora_bases: vec!["http://ok.example/fedora".into(), "http://u@x/".into()],
+            ..Policy::default()
+        };
+        for err in [
+            fedora::FedoraAdapter::new(&policy).map(drop),
+            pdi::PdiAdapter::new(&policy).map(drop),
+            Registry::from_policy(&policy).map(drop),
+        ] {
+            assert!(
+                matches!(err, Err(PolicyError::BadUrl { ref url, .. }) if url == "http://u@x/"),
+                "{err:?}"
+            );
+        }
+        let policy = Policy {
+            handle_resolvers: vec!["https://ok.example/h/".into(), "ftp://x/".into()],
+            ..Policy::default()
+        };
+        let err = handle::HandleAdapter::new(&policy).map(drop);
+        assert!(
+            matches!(err, Err(PolicyError::BadUrl { ref url, .. }) if url == "ftp://x/"),
+            "{err:?}"
+        );
+    }
 }

@@ -1,4 +1,5 @@
-//! OAI identifiers (`../shared/seeds/oai-identifier-spec.txt`).
+//! OAI identifiers ("Specification and XML Schema for the OAI Identifier Format", OAI-PMH
+//! Implementation Guidelines).
 //!
 //! ```text
 //! oai-identifier       = scheme ":" namespace-identifier ":" local-identifier

@@ -1,4 +1,5 @@
-//! Persistent Document Identifiers (`../shared/seeds/pdi-urn-draft.txt`).
+//! Persistent Document Identifiers (Internet-Draft draft-mallery-urn-pdi-00, "Persistent
+//! Document Identifiers", 1997).
 //!
 //! ```text
 //! URN                 = "urn:" pdi                     ; §1, and "pdi:" alone as a URL (§3.8)
@@ -21,7 +22,7 @@
 use super::url_prefix::starts_with_ignore_case;
 use super::{Canonical, Registry, SchemeAdapter};
 use crate::pct::{self, Escaping, HexCase, Splice};
-use crate::{IdError, Kind, Policy, Rule};
+use crate::{IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
 
 /// The canonical prefix.
@@ -381,11 +382,16 @@ pub struct PdiAdapter {
 impl PdiAdapter {
     /// The adapter for `policy`: encapsulated identifiers are canonicalized by the other built-in
     /// adapters under the same policy.
-    #[must_use]
-    pub fn new(policy: &Policy) -> Self {
-        Self {
-            foreign: Registry::foreign(policy),
-        }
+    pub fn new(policy: &Policy) -> Result<Self, PolicyError> {
+        Ok(Self::with_foreign(Registry::foreign(
+            policy,
+            &policy.prefixes()?,
+        )))
+    }
+
+    /// The adapter whose encapsulated identifiers go through `foreign`.
+    pub(crate) fn with_foreign(foreign: Registry) -> Self {
+        Self { foreign }
     }
 
     /// The canonical form of `urn:pdi:…` or `pdi:…`.

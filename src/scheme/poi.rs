@@ -1,4 +1,4 @@
-//! PURL-based Object Identifiers (`../shared/seeds/poi-purl-spec.txt`).
+//! PURL-based Object Identifiers ("The PURL-based Object Identifier (POI)", UKOLN/OCLC, 2004).
 //!
 //! ```text
 //! POI = "http://purl.org/poi/" namespace-identifier "/" local-identifier

@@ -1,8 +1,26 @@
 //! HTTP URL prefixes under which identifiers live: the POI template, handle proxies,
 //! configured handle resolvers and Fedora bases.
 
-use crate::policy::PolicyError;
+use crate::Rule;
 use std::borrow::Cow;
+
+/// Why a configured URL cannot be a prefix under which identifiers live.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UrlPrefixError {
+    /// It is not an absolute IRI.
+    #[error("{0}")]
+    NotIri(Rule),
+    /// Its scheme is not `http` or `https`, or it has no `//` authority.
+    #[error("not an http(s) URL")]
+    NotHttp,
+    /// It has a user, a query or a fragment, which a prefix cannot have.
+    #[error("a prefix has no user, query or fragment")]
+    UserQueryOrFragment,
+    /// Its authority is empty.
+    #[error("no host")]
+    NoHost,
+}
 
 /// An `http`/`https` URL prefix, matched with the case rules of RFC 3986 §6.2.2.1: scheme and
 /// host in any case, the default port optional, `http` and `https` alike; the path exactly.
@@ -25,25 +43,20 @@ impl UrlPrefix {
 
     /// Reads a configured prefix such as `http://localhost:8080/fedora`; a missing trailing `/`
     /// is added.
-    pub(crate) fn parse(url: &str, setting: &'static str) -> Result<Self, PolicyError> {
-        let bad = |reason: &str| PolicyError::BadUrl {
-            setting,
-            url: url.to_owned(),
-            reason: reason.to_owned(),
-        };
-        crate::iri::validate(url).map_err(|e| bad(&e.rule().to_string()))?;
-        let (scheme, rest) = url
-            .split_once("://")
-            .ok_or_else(|| bad("not an http(s) URL"))?;
+    pub(crate) fn parse(url: &str) -> Result<Self, UrlPrefixError> {
+        #[cfg(test)]
+        tests::PARSED.with(|n| n.set(n.get() + 1));
+        crate::iri::validate(url).map_err(|e| UrlPrefixError::NotIri(e.rule().clone()))?;
+        let (scheme, rest) = url.split_once("://").ok_or(UrlPrefixError::NotHttp)?;
         if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-            return Err(bad("not an http(s) URL"));
+            return Err(UrlPrefixError::NotHttp);
         }
         if rest.contains(['?', '#', '@']) {
-            return Err(bad("a prefix has no user, query or fragment"));
+            return Err(UrlPrefixError::UserQueryOrFragment);
         }
         let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
         if authority.is_empty() {
-            return Err(bad("no host"));
+            return Err(UrlPrefixError::NoHost);
         }
         let authority = authority.to_ascii_lowercase();
         let authority = strip_default_port(&authority, scheme).unwrap_or(&authority);
@@ -62,13 +75,6 @@ impl UrlPrefix {
     pub(crate) fn routes(&self) -> [String; 2] {
         let host = self.authority.split(':').next().unwrap_or_default();
         [format!("http://{host}"), format!("https://{host}")]
-    }
-
-    pub(crate) fn parse_all(
-        urls: &[String],
-        setting: &'static str,
-    ) -> Result<Vec<Self>, PolicyError> {
-        urls.iter().map(|u| Self::parse(u, setting)).collect()
     }
 
     /// The part of `iri` after this prefix, if `iri` starts with it.
@@ -138,12 +144,18 @@ pub(crate) fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// How many prefixes this thread has parsed: the policy is parsed once per registry.
+        pub(crate) static PARSED: Cell<usize> = const { Cell::new(0) };
+    }
 
     #[test]
     fn matches_scheme_and_host_in_any_case_and_default_ports() {
-        let p = UrlPrefix::parse("http://Arrow.Resolver.au.gov:2641/hdl", "test").unwrap();
+        let p = UrlPrefix::parse("http://Arrow.Resolver.au.gov:2641/hdl").unwrap();
         assert_eq!(
             p.strip("http://arrow.resolver.au.gov:2641/hdl/1/2"),
             Some(("1/2", 38))
@@ -163,14 +175,18 @@ mod tests {
 
     #[test]
     fn rejects_prefixes_that_are_not_http_urls() {
-        for url in [
-            "ftp://x/",
-            "http:///a",
-            "http://x/a?b",
-            "relative/path",
-            "http://u@x/",
+        for (url, error) in [
+            ("ftp://x/", UrlPrefixError::NotHttp),
+            ("mailto:x@y", UrlPrefixError::NotHttp),
+            ("http:///a", UrlPrefixError::NoHost),
+            ("http://x/a?b", UrlPrefixError::UserQueryOrFragment),
+            ("http://u@x/", UrlPrefixError::UserQueryOrFragment),
         ] {
-            assert!(UrlPrefix::parse(url, "test").is_err(), "{url}");
+            assert_eq!(UrlPrefix::parse(url), Err(error), "{url}");
         }
+        assert!(matches!(
+            UrlPrefix::parse("relative/path"),
+            Err(UrlPrefixError::NotIri(_))
+        ));
     }
 }

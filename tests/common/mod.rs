@@ -4,7 +4,7 @@
 
 use pidcanon::{DoiForm, HandleForm, PoiOai, Policy};
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One row of a vectors file: input, expected, kind, options, note.
 #[derive(Debug, Clone)]
@@ -49,15 +49,30 @@ pub fn load(path: &str) -> Vec<Vector> {
         .collect()
 }
 
-/// `path:line` of the vectors that are known not to pass yet (`expected-failures.txt`).
-pub fn expected_failures() -> BTreeSet<String> {
+impl Vector {
+    /// What names a vector in `expected-failures.txt`: its input and options (not its place in a
+    /// file, which shifts when a row is added), as rust-url names WPT cases.
+    pub fn key(&self) -> (String, String) {
+        (self.input.clone(), self.options.clone())
+    }
+}
+
+/// The vectors known not to pass yet (`expected-failures.txt`): one `input<TAB>options` per
+/// line, the options possibly empty; lines starting with `#` are comments.
+pub fn expected_failures() -> BTreeSet<(String, String)> {
     let full =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance/expected-failures.txt");
-    std::fs::read_to_string(full)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or_default().trim().to_owned())
-        .filter(|l| !l.is_empty())
+    let text = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full:?}: {e}"));
+    parse_expected_failures(&text)
+}
+
+pub fn parse_expected_failures(text: &str) -> BTreeSet<(String, String)> {
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (input, options) = l.split_once('\t').unwrap_or((l, ""));
+            (input.to_owned(), options.trim().to_owned())
+        })
         .collect()
 }
 
@@ -120,4 +135,36 @@ pub fn run_pidcanon(args: &[&str], stdin: &[u8]) -> std::process::Output {
     let output = child.wait_with_output().expect("the binary ends");
     let _ = writer.join();
     output
+}
+
+/// A temporary directory for one test, removed at the end.
+pub struct Dir(pub PathBuf);
+
+impl Dir {
+    pub fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("pidcanon-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Self(dir)
+    }
+
+    pub fn file(&self, name: &str, content: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, content).expect("written");
+        path
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    pub fn entries(&self) -> usize {
+        std::fs::read_dir(&self.0).expect("readable").count()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

@@ -4,8 +4,9 @@
 
 use super::reader::{Declarations, Span};
 use crate::rewrite::cache::Cache;
-use crate::rewrite::events::{Found, Needs, look_up};
+use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::line::column;
+use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter};
 use oxrdf::{BlankNode, GraphName, NamedOrBlankNode, Quad, Term};
@@ -86,11 +87,25 @@ impl<'r> GraphWorker<'r> {
                     text: &text[range.clone()],
                 };
                 let quad = self.labels.relabel(quad);
-                map_quad(quad, &mut |iri| {
+                let protected = is_protected(&quad.graph_name);
+                if protected && rewriter.keep_signed {
+                    found.signed_statements_kept += 1;
+                    return quad;
+                }
+                let mut changed = false;
+                let quad = map_quad(quad, &mut |iri| {
                     let location = || finder.find(span, iri);
-                    look_up(cache, &rewriter.registry, needs, iri, location, found)
-                        .map(str::to_owned)
-                })
+                    let canonical = look_up(cache, &rewriter.registry, needs, iri, location, found);
+                    changed |= canonical.is_some();
+                    canonical.map(str::to_owned)
+                });
+                if protected && changed {
+                    found.events.push(Event::Warning {
+                        location: Location::at_line(*first_line),
+                        message: rewrite_warning(&quad.graph_name),
+                    });
+                }
+                quad
             })
             .collect();
     }

@@ -353,7 +353,7 @@ mod agreement {
         // Most of those are statements, not blank lines and comments: the agreement above is
         // checked on what the fast path is for.
         assert!(
-            statements > 5_000 && statements * 3 > lines,
+            statements > 2_000 && statements * 3 > lines,
             "the fast path accepted only {statements} statements of {lines} lines"
         );
     }

@@ -8,6 +8,7 @@ use crate::rewrite::cache::Outcome;
 use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::fingerprint::Fingerprint;
 use crate::rewrite::graph::{LineParser, error_location};
+use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter, SyntaxError};
 use oxrdfio::RdfFormat;
@@ -148,5 +149,24 @@ impl<'r> LineWorker<'r> {
             }
         }
         result.output.extend_from_slice(&line[written..]);
+        if written > 0 && memchr::memmem::find(line, b"/RA").is_some() {
+            warn_if_signed(line, result);
+        }
+    }
+}
+
+/// Warns when `line`, whose IRIs were rewritten (into the output from `start`), is a statement
+/// of a trusty nanopublication.
+fn warn_if_signed(line: &[u8], result: &mut ChunkResult) {
+    let mut parser = LineParser::for_lines(true);
+    parser.extend(line);
+    parser.end();
+    if let Some(Ok(quad)) = parser.next() {
+        if is_protected(&quad.graph_name) {
+            result.found.events.push(Event::Warning {
+                location: Location::at_line(result.lines),
+                message: rewrite_warning(&quad.graph_name),
+            });
+        }
     }
 }
