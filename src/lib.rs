@@ -4,6 +4,7 @@
 pub mod collapse;
 pub mod equivalence;
 mod error;
+pub mod foxml;
 pub mod iri;
 mod kind;
 pub mod literals;
@@ -11,6 +12,7 @@ pub mod mapping;
 pub mod pairs;
 pub mod pct;
 mod policy;
+pub mod rdfxml;
 pub mod rename;
 pub mod rewrite;
 pub mod scheme;

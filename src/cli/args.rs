@@ -29,14 +29,23 @@ pub(crate) enum Command {
 pub(crate) struct GraphInput {
     /// Input files; `-` or none for stdin.
     pub(crate) files: Vec<String>,
-    /// Input format: nt, nq, ttl, trig, rdfxml or a media type [default: from the file
-    /// extension; N-Quads (which includes N-Triples) for stdin].
+    /// Input format: nt, nq, ttl, trig, rdfxml, foxml or a media type [default: from the file
+    /// extension, FOXML for directories (object stores) and foxml:digitalObject files;
+    /// N-Quads (which includes N-Triples) for stdin].
     #[arg(short = 'i', long = "input-format", value_name = "FORMAT")]
     pub(crate) input_format: Option<String>,
     /// Base IRI for relative IRIs in Turtle, TriG and RDF/XML input [default: a single input
     /// file's own file:// URL, as riot and rapper do; stdin and several files have none].
     #[arg(long, value_name = "IRI")]
     pub(crate) base: Option<String>,
+    /// Read RDF/XML strictly: legacy unqualified attributes (`about`, `resource`, …) and a
+    /// `base` on rdf:RDF are syntax errors instead of being read with a warning.
+    #[arg(long)]
+    pub(crate) strict_rdfxml: bool,
+    /// FOXML input: also the triples Fedora's resource index derives from the object
+    /// properties, datastreams and DC (docs/fedora.md).
+    #[arg(long)]
+    pub(crate) foxml_properties: bool,
     #[command(flatten)]
     pub(crate) policy: PolicyArgs,
 }
@@ -83,6 +92,10 @@ pub(crate) struct RewriteArgs {
     /// invalidates it. Without it, such a rewrite is reported as a warning.
     #[arg(long)]
     pub(crate) keep_signed: bool,
+    /// FOXML input: write every object's statements to the default graph, not to a graph named
+    /// by the object's IRI (N-Quads and TriG output).
+    #[arg(long)]
+    pub(crate) default_graph: bool,
     /// Print the summary as JSON (on stderr; also with -q).
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     pub(crate) report: Option<String>,

@@ -4,7 +4,9 @@
 use super::EXIT_USAGE;
 use super::args::{GraphInput, RewriteArgs};
 use super::files::{Input, format_of, names_its_file, parse_format};
+use super::foxml::{self, FoxmlRun};
 use super::output::{Destination, Writer, refuse_shared_files};
+use pidcanon::foxml::FoxmlOptions;
 use pidcanon::rewrite::{
     Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, Session, SyntaxError,
 };
@@ -27,7 +29,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         fail_on_invalid: args.strict,
         skip_syntax_errors: args.lenient,
     };
-    let (rewriter, mut inputs, hints) = match build(&args.input, mode, output_format) {
+    let (rewriter, mut inputs, mut hints) = match build(&args.input, mode, output_format) {
         Ok(built) => built,
         Err(e) => return usage_error(&e),
     };
@@ -58,7 +60,13 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         rewriter
     };
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let rewriter = rewriter.with_threads(args.threads.unwrap_or(cores));
+    let threads = args.threads.unwrap_or(cores);
+    // FOXML objects are read on the threads, each one's few statements rewritten on this one.
+    let rewriter = rewriter.with_threads(if hints.foxml.is_some() { 1 } else { threads });
+    if let Some(run) = &mut hints.foxml {
+        run.threads = threads;
+        run.named_graphs &= !args.default_graph;
+    }
     let named: Vec<(&str, &std::path::Path)> = [
         ("-o", &args.output),
         ("--links", &args.links),
@@ -194,7 +202,12 @@ pub(super) fn build(
         args.files.iter().map(String::as_str).collect()
     };
     let inputs: Vec<Input> = files.into_iter().map(Input::new).collect();
+    let foxml = match args.input_format.as_deref() {
+        Some(name) => name.eq_ignore_ascii_case("foxml"),
+        None => foxml::inputs_are_foxml(&inputs)?,
+    };
     let input_format = match &args.input_format {
+        _ if foxml => RdfFormat::NQuads,
         Some(name) => parse_format(name)?,
         None => common_format(&inputs)?,
     };
@@ -206,6 +219,15 @@ pub(super) fn build(
     let hints = Hints {
         no_base: args.base.is_none() && inputs.iter().any(|input| input.base_iri().is_none()),
         own_base: args.base.is_none(),
+        foxml: foxml.then(|| FoxmlRun {
+            options: FoxmlOptions {
+                properties: args.foxml_properties,
+            },
+            named_graphs: matches!(output_format, RdfFormat::NQuads | RdfFormat::TriG),
+            lenient: mode.skip_syntax_errors,
+            threads: std::thread::available_parallelism().map_or(1, usize::from),
+            quiet: false,
+        }),
     };
     if let Some(base) = &args.base {
         rewriter = rewriter.with_base_iri(base).map_err(|e| e.to_string())?;
@@ -215,6 +237,9 @@ pub(super) fn build(
     }
     if mode.skip_syntax_errors {
         rewriter = rewriter.skip_syntax_errors();
+    }
+    if args.strict_rdfxml {
+        rewriter = rewriter.strict_rdfxml();
     }
     Ok((rewriter, inputs, hints))
 }
@@ -226,12 +251,14 @@ pub(super) struct Mode {
     pub(super) skip_syntax_errors: bool,
 }
 
-/// What the command knows that explains a failure: whether relative IRIs had a base.
+/// What the command knows that explains a failure: whether relative IRIs had a base; and
+/// whether the inputs are FOXML, and how to read them.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Hints {
     no_base: bool,
     /// Each file is its own base.
     own_base: bool,
+    foxml: Option<FoxmlRun>,
 }
 
 /// The one format of all inputs, from their extensions (stdin: N-Quads, which includes N-Triples).
@@ -266,6 +293,15 @@ pub(super) fn feed<W: Write>(
     quiet: bool,
     hints: Hints,
 ) -> Result<Report, ExitCode> {
+    if let Some(run) = hints.foxml {
+        let run = FoxmlRun { quiet, ..run };
+        let on_object = |name: &str| drop(current.replace(name.to_owned()));
+        foxml::feed(&mut session, inputs, &run, &on_object)
+            .map_err(|e| failure(&current.borrow(), &e, hints))?;
+        return session
+            .finish()
+            .map_err(|e| failure(&current.borrow(), &e, hints));
+    }
     for input in inputs {
         current.replace(input.name.clone());
         let result = input

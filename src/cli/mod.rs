@@ -6,6 +6,7 @@ mod check;
 mod compress;
 mod equiv;
 mod files;
+mod foxml;
 mod graph;
 mod output;
 

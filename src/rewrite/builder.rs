@@ -21,6 +21,7 @@ pub struct Rewriter {
     pub(crate) fail_on_invalid: bool,
     pub(crate) skip_syntax_errors: bool,
     pub(crate) drop_duplicates: bool,
+    pub(crate) strict_rdfxml: bool,
     pub(crate) keep_signed: bool,
     pub(crate) threads: usize,
     /// Renames and equivalences applied after canonicalization (`--rename`, `--collapse`).
@@ -41,6 +42,7 @@ impl Rewriter {
             fail_on_invalid: false,
             skip_syntax_errors: false,
             drop_duplicates: false,
+            strict_rdfxml: false,
             keep_signed: false,
             threads: 1,
             mapping: None,
@@ -102,6 +104,16 @@ impl Rewriter {
         self
     }
 
+    /// Reads RDF/XML strictly: by default, legacy RDF/XML (unqualified `about`, `resource`, …
+    /// attributes, `base` on `rdf:RDF`, stray references between elements) is read as rapper,
+    /// rdflib and Jena read it, with a warning for each kind of legacy use (see
+    /// [`crate::rdfxml`]); strictly, it is a syntax error.
+    #[must_use]
+    pub fn strict_rdfxml(mut self) -> Self {
+        self.strict_rdfxml = true;
+        self
+    }
+
     /// Leaves the statements of trusty (and so signed) nanopublications as they are: their IRIs
     /// are fixed by a hash of their content, and rewriting one invalidates them. Without it, a
     /// rewrite inside one is reported as a warning. N-Quads are then parsed and serialized
@@ -148,6 +160,12 @@ impl Rewriter {
     #[must_use]
     pub fn base_iri(&self) -> Option<&str> {
         self.base_iri.as_deref()
+    }
+
+    /// The format written.
+    #[must_use]
+    pub fn output_format(&self) -> RdfFormat {
+        self.output_format
     }
 
     /// The adapters.

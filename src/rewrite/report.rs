@@ -159,6 +159,8 @@ pub struct Report {
     pub syntax_errors: u64,
     /// N-Triples / N-Quads lines that do not parse, written to the output unchanged.
     pub lines_passed_through: u64,
+    /// Warnings told to the [`Observer`] (legacy RDF/XML read in its compatibility mode).
+    pub warnings: u64,
     /// Statements of trusty nanopublications left as they are
     /// ([`keep_signed`](super::Rewriter::keep_signed)).
     pub signed_statements_kept: u64,

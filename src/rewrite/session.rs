@@ -286,6 +286,13 @@ impl<'s, W: Write> Session<'s, W> {
         Ok(recovery)
     }
 
+    /// Something worth a word that is not an error (legacy RDF/XML read in its compatibility
+    /// mode): counted and told to the observer.
+    pub(crate) fn warning(&mut self, location: Location, message: &str) {
+        self.report.warnings += 1;
+        self.observer.warning(location, message);
+    }
+
     /// Tells the observer of a rewrite, and writes it to the links and map the first time.
     fn rewritten(
         &mut self,

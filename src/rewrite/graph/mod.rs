@@ -72,7 +72,7 @@ pub(crate) fn rewrite<W: Write>(
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
     let base_iri = base_iri.or(rewriter.base_iri.as_deref());
-    let reader = Reader::new(rewriter.input_format, base_iri);
+    let reader = Reader::new(rewriter.input_format, base_iri, rewriter.strict_rdfxml);
     let mut worker = GraphWorker::new(rewriter, session.needs(), session.inputs);
     let mut batch = GraphBatch::default();
     let Some(mut sink) = graph_output(session).sink.take() else {
@@ -161,6 +161,10 @@ fn take<W: Write>(
             Ok(batch.quads.len() >= GraphBatch::SIZE)
         }
         Item::SyntaxError(error) => session.syntax_error(error, span.text).map(|_| false),
+        Item::Warning(location, message) => {
+            session.warning(location, &message);
+            Ok(false)
+        }
     }
 }
 

@@ -9,6 +9,7 @@
 //! bytes). In TriG, the new parser is put back into the graph block the error was in.
 
 use super::super::{Location, RewriteError, SyntaxError};
+use crate::rdfxml::{LegacyRdfXml, XmlError};
 use oxrdf::{GraphName, Quad, Triple};
 use oxrdfio::{RdfFormat, RdfParser};
 use oxttl::nquads::LowLevelNQuadsParser;
@@ -16,6 +17,7 @@ use oxttl::ntriples::LowLevelNTriplesParser;
 use oxttl::trig::LowLevelTriGParser;
 use oxttl::turtle::LowLevelTurtleParser;
 use oxttl::{NQuadsParser, NTriplesParser, TriGParser, TurtleParser, TurtleSyntaxError};
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{BufRead, Read};
 use std::rc::Rc;
@@ -23,10 +25,12 @@ use std::rc::Rc;
 /// The most text kept after the last statement to start again from after an error.
 pub(crate) const MAX_PENDING: usize = 1 << 26;
 
-/// What reading yields: a statement, or a syntax error recovered from.
+/// What reading yields: a statement, a syntax error recovered from, or a warning (legacy
+/// RDF/XML read in its compatibility mode).
 pub(crate) enum Item {
     Statement(Quad),
     SyntaxError(SyntaxError),
+    Warning(Location, String),
 }
 
 /// The lines an item spans (for a statement, from the line the previous one ended on), with
@@ -168,11 +172,17 @@ pub(crate) fn error_location(e: &TurtleSyntaxError) -> Location {
 pub(crate) struct Reader<'p> {
     format: RdfFormat,
     base: Option<&'p str>,
+    /// RDF/XML without the legacy pre-pass (`crate::rdfxml`).
+    strict_rdfxml: bool,
 }
 
 impl<'p> Reader<'p> {
-    pub(crate) fn new(format: RdfFormat, base: Option<&'p str>) -> Self {
-        Self { format, base }
+    pub(crate) fn new(format: RdfFormat, base: Option<&'p str>, strict_rdfxml: bool) -> Self {
+        Self {
+            format,
+            base,
+            strict_rdfxml,
+        }
     }
 
     /// Reads every item of `input`. `on_item` gets each item, the lines it spans (none for
@@ -188,10 +198,29 @@ impl<'p> Reader<'p> {
         }
     }
 
-    /// RDF/XML (and any other format `oxrdfio` reads).
+    /// RDF/XML (and any other format `oxrdfio` reads), RDF/XML through the legacy pre-pass
+    /// unless `strict_rdfxml`.
     fn read_other(
         &self,
+        input: impl BufRead,
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+    ) -> Result<(), RewriteError> {
+        if self.format != RdfFormat::RdfXml || self.strict_rdfxml {
+            return self.parse_other(input, &RefCell::default(), on_item);
+        }
+        let warnings: RefCell<Vec<(Location, String)>> = RefCell::default();
+        let legacy = LegacyRdfXml::new(input, |at, message| {
+            warnings.borrow_mut().push((at, message));
+        });
+        self.parse_other(legacy, &warnings, on_item)
+    }
+
+    /// Parses with `oxrdfio`; `warnings` (filled by the legacy pre-pass as it reads) are handed
+    /// on as they come.
+    fn parse_other(
+        &self,
         input: impl Read,
+        warnings: &RefCell<Vec<(Location, String)>>,
         on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
     ) -> Result<(), RewriteError> {
         let mut parser = RdfParser::from_format(self.format);
@@ -204,9 +233,13 @@ impl<'p> Reader<'p> {
             text: b"",
         };
         while let Some(result) = quads.next() {
+            tell_warnings(warnings, on_item)?;
             let item = match result {
                 Ok(quad) => Item::Statement(quad),
-                Err(oxrdfio::RdfParseError::Io(e)) => return Err(RewriteError::Io(e)),
+                Err(oxrdfio::RdfParseError::Io(e)) => match malformed_xml(&e) {
+                    Some(error) => Item::SyntaxError(error),
+                    None => return Err(RewriteError::Io(e)),
+                },
                 Err(oxrdfio::RdfParseError::Syntax(e)) => {
                     let location = e.location().map_or(Location::unknown(), |l| {
                         Location::new(l.start.line + 1, l.start.column + 1)
@@ -224,7 +257,36 @@ impl<'p> Reader<'p> {
             };
             on_item(item, nowhere, &declarations)?;
         }
-        Ok(())
+        tell_warnings(warnings, on_item)
+    }
+}
+
+/// Hands the warnings gathered so far to `on_item`.
+fn tell_warnings(
+    warnings: &RefCell<Vec<(Location, String)>>,
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+) -> Result<(), RewriteError> {
+    let told: Vec<_> = warnings.borrow_mut().drain(..).collect();
+    let nowhere = Span {
+        first_line: 0,
+        text: b"",
+    };
+    told.into_iter().try_for_each(|(at, message)| {
+        on_item(Item::Warning(at, message), nowhere, &Declarations::default)
+    })
+}
+
+/// The error of the legacy pre-pass inside `e`, if it is one (malformed XML), as a syntax error.
+fn malformed_xml(e: &std::io::Error) -> Option<SyntaxError> {
+    let mut inner: &(dyn std::error::Error + 'static) = e.get_ref()?;
+    loop {
+        if let Some(xml) = inner.downcast_ref::<XmlError>() {
+            return Some(SyntaxError::new(xml.location, xml.message.clone()));
+        }
+        inner = match inner.downcast_ref::<std::io::Error>() {
+            Some(io) => io.get_ref()?,
+            None => inner.source()?,
+        };
     }
 }
 

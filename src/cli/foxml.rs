@@ -1,0 +1,172 @@
+//! FOXML input for `pidcanon rewrite` / `check`: FOXML files and whole Fedora 3 `objectStore`
+//! trees, read on several threads (one object per file), each object's statements rewritten
+//! through the session in the files' order.
+
+use super::files::Input;
+use indicatif::{ProgressBar, ProgressStyle};
+use oxrdf::{GraphName, NamedNode};
+use pidcanon::foxml::{FoxmlObject, FoxmlOptions, ObjectStore, looks_like_foxml, read_objects};
+use pidcanon::rewrite::{RewriteError, Session};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::Path;
+
+/// How FOXML inputs are read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FoxmlRun {
+    pub(crate) options: FoxmlOptions,
+    /// Each object's statements in a graph named by the object's IRI (N-Quads and TriG output).
+    pub(crate) named_graphs: bool,
+    /// A file that is not FOXML, or is broken, is reported and skipped instead of failing.
+    pub(crate) lenient: bool,
+    pub(crate) threads: usize,
+    pub(crate) quiet: bool,
+}
+
+/// Whether the inputs are FOXML: directories (object stores) and files whose root element is
+/// `foxml:digitalObject`. Stdin is FOXML only with `-i foxml`.
+pub(crate) fn inputs_are_foxml(inputs: &[Input]) -> Result<bool, String> {
+    let mut foxml = 0;
+    for input in inputs {
+        let Some(path) = &input.path else { continue };
+        if path.is_dir() || starts_like_foxml(path) {
+            foxml += 1;
+        }
+    }
+    match foxml {
+        0 => Ok(false),
+        n if n == inputs.len() => Ok(true),
+        _ => Err("the inputs mix FOXML (object stores) and RDF; rewrite them separately".into()),
+    }
+}
+
+fn starts_like_foxml(path: &Path) -> bool {
+    let mut prefix = Vec::with_capacity(1 << 12);
+    File::open(path)
+        .and_then(|file| file.take(1 << 12).read_to_end(&mut prefix))
+        .is_ok_and(|_| looks_like_foxml(&prefix))
+}
+
+/// An object's statements as N-Quads, and what its legacy RDF/XML earned.
+struct Converted {
+    nquads: Vec<u8>,
+    warnings: Vec<String>,
+}
+
+/// Reads one FOXML object into N-Quads.
+fn convert(input: impl BufRead, run: &FoxmlRun) -> Result<Converted, String> {
+    let object = FoxmlObject::read(input).map_err(|e| e.to_string())?;
+    let graph = if run.named_graphs {
+        let iri = NamedNode::new(object.iri()).map_err(|e| format!("PID: {e}"))?;
+        GraphName::NamedNode(iri)
+    } else {
+        GraphName::DefaultGraph
+    };
+    let mut warnings = Vec::new();
+    let quads = object
+        .quads(run.options, &graph, &mut |datastream, warning| {
+            warnings.push(format!("{datastream}: {warning}"));
+        })
+        .map_err(|e| e.to_string())?;
+    let mut nquads = Vec::with_capacity(quads.len() * 128);
+    for quad in quads {
+        // Writing to a Vec cannot fail.
+        let _ = writeln!(nquads, "{quad} .");
+    }
+    Ok(Converted { nquads, warnings })
+}
+
+fn convert_file(path: &Path, run: &FoxmlRun) -> Result<Converted, String> {
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    convert(BufReader::with_capacity(1 << 14, file), run)
+}
+
+/// Rewrites every FOXML input into the session. `on_object` hears each object's path before
+/// its statements are rewritten (for the diagnostics). Gives the number of files skipped.
+pub(crate) fn feed<W: Write>(
+    session: &mut Session<'_, W>,
+    inputs: &[Input],
+    run: &FoxmlRun,
+    on_object: &dyn Fn(&str),
+) -> Result<u64, RewriteError> {
+    let mut skipped = 0;
+    for input in inputs {
+        let Some(root) = &input.path else {
+            on_object(&input.name);
+            let converted = convert(BufReader::new(io::stdin().lock()), run);
+            take(session, &input.name, converted, run, &mut skipped)?;
+            continue;
+        };
+        let bar = progress_bar(root, run.quiet);
+        let files = ObjectStore::new(root);
+        read_objects(
+            files,
+            run.threads,
+            |path| convert_file(path, run),
+            |path, converted| {
+                bar.inc(1);
+                let name = path.display().to_string();
+                on_object(&name);
+                match converted {
+                    Ok(converted) => take(session, &name, converted, run, &mut skipped),
+                    Err(e) => take(session, &name, Err(e.to_string()), run, &mut skipped),
+                }
+            },
+        )?;
+        bar.finish_and_clear();
+    }
+    if skipped > 0 && !run.quiet {
+        let _ = writeln!(io::stderr(), "pidcanon: {skipped} FOXML files skipped");
+    }
+    Ok(skipped)
+}
+
+/// Rewrites one converted object, or reports why it could not be read: skipped under
+/// `--lenient`, fatal otherwise.
+fn take<W: Write>(
+    session: &mut Session<'_, W>,
+    name: &str,
+    converted: Result<Converted, String>,
+    run: &FoxmlRun,
+    skipped: &mut u64,
+) -> Result<(), RewriteError> {
+    match converted {
+        Ok(converted) => {
+            if !run.quiet {
+                let mut stderr = io::stderr().lock();
+                for warning in &converted.warnings {
+                    let _ = writeln!(stderr, "pidcanon: {name}: warning: {warning}");
+                }
+            }
+            session.rewrite(converted.nquads.as_slice())
+        }
+        Err(e) if run.lenient => {
+            *skipped += 1;
+            if !run.quiet {
+                let _ = writeln!(io::stderr(), "pidcanon: {name}: skipped: {e}");
+            }
+            Ok(())
+        }
+        // The caller names the file (the session's current input).
+        Err(e) => Err(RewriteError::Io(io::Error::new(
+            io::ErrorKind::InvalidData,
+            e,
+        ))),
+    }
+}
+
+/// A bar over the number of files under `root`, on a terminal unless `quiet` (hidden
+/// otherwise, and then the files are not counted).
+fn progress_bar(root: &Path, quiet: bool) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() || !root.is_dir() {
+        return ProgressBar::hidden();
+    }
+    let total = ObjectStore::new(root).count() as u64;
+    let bar = ProgressBar::new(total);
+    if let Ok(style) =
+        ProgressStyle::with_template("{pos}/{len} objects {wide_bar} {per_sec} {eta}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}

@@ -1,0 +1,152 @@
+//! A Fedora 3 `objectStore`: nested hashed folders of FOXML files, walked in a stable order and
+//! read on several threads with the results handed on in that order, in constant memory.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+/// The files under a directory, depth first, each directory's entries sorted by name: the same
+/// order on every run and every file system. Memory holds one listing per open directory.
+///
+/// ```
+/// use pidcanon::foxml::ObjectStore;
+/// let dir = std::env::temp_dir().join("pidcanon-doc-store");
+/// std::fs::create_dir_all(dir.join("b7/2a"))?;
+/// std::fs::write(dir.join("b7/2a/info%3Afedora%2Fdemo%3A2"), "")?;
+/// std::fs::write(dir.join("b7/info%3Afedora%2Fdemo%3A1"), "")?;
+/// let files: Vec<_> = ObjectStore::new(&dir).collect::<Result<_, _>>()?;
+/// assert_eq!(files, [dir.join("b7/2a/info%3Afedora%2Fdemo%3A2"), dir.join("b7/info%3Afedora%2Fdemo%3A1")]);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct ObjectStore {
+    /// Per open directory, its entries not yet visited, last first.
+    pending: Vec<Vec<PathBuf>>,
+}
+
+impl ObjectStore {
+    /// The files under `root` (or `root` itself if it is a file).
+    #[must_use]
+    pub fn new(root: &Path) -> Self {
+        Self {
+            pending: vec![vec![root.to_owned()]],
+        }
+    }
+
+    fn listing(dir: &Path) -> io::Result<Vec<PathBuf>> {
+        let mut entries = fs::read_dir(dir)?
+            .map(|entry| entry.map(|e| e.path()))
+            .collect::<io::Result<Vec<_>>>()?;
+        entries.sort_unstable_by(|a, b| b.cmp(a));
+        Ok(entries)
+    }
+}
+
+impl Iterator for ObjectStore {
+    type Item = io::Result<PathBuf>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let listing = self.pending.last_mut()?;
+            let Some(path) = listing.pop() else {
+                self.pending.pop();
+                continue;
+            };
+            match fs::metadata(&path) {
+                Ok(meta) if meta.is_dir() => match Self::listing(&path) {
+                    Ok(entries) => self.pending.push(entries),
+                    Err(e) => return Some(Err(with_path(&path, e))),
+                },
+                Ok(_) => return Some(Ok(path)),
+                Err(e) => return Some(Err(with_path(&path, e))),
+            }
+        }
+    }
+}
+
+fn with_path(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// Results a worker holds at most before the caller takes them.
+const QUEUE: usize = 16;
+
+/// Calls `read` on every file of `files` on `threads` threads, and `each` with the results in
+/// the files' order (a file that could not be listed comes as an error). Memory holds a few
+/// results per thread. Stops at the first error `each` returns.
+///
+/// ```
+/// use pidcanon::foxml::read_objects;
+/// use std::path::PathBuf;
+/// let files = (0..100).map(|i| Ok(PathBuf::from(format!("{i}"))));
+/// let mut seen = Vec::new();
+/// read_objects(files, 2, |path| path.to_string_lossy().len(), |_, len| {
+///     seen.push(len?);
+///     Ok::<(), std::io::Error>(())
+/// })?;
+/// assert_eq!(seen.len(), 100);
+/// assert_eq!(seen[99], 2);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn read_objects<T: Send, E>(
+    files: impl Iterator<Item = io::Result<PathBuf>> + Send,
+    threads: usize,
+    read: impl Fn(&Path) -> T + Sync,
+    mut each: impl FnMut(&Path, io::Result<T>) -> Result<(), E>,
+) -> Result<(), E> {
+    if threads <= 1 {
+        for file in files {
+            match file {
+                Ok(path) => {
+                    let result = read(&path);
+                    each(&path, Ok(result))?;
+                }
+                Err(e) => each(Path::new(""), Err(e))?,
+            }
+        }
+        return Ok(());
+    }
+    std::thread::scope(|scope| {
+        // File i goes to worker i % threads, whose results come back in order: taking them
+        // round-robin restores the files' order with no reordering buffer.
+        let mut inputs: Vec<SyncSender<io::Result<PathBuf>>> = Vec::new();
+        let mut outputs: Vec<Receiver<(PathBuf, io::Result<T>)>> = Vec::new();
+        for _ in 0..threads {
+            let (input, work) = sync_channel::<io::Result<PathBuf>>(QUEUE);
+            let (done, output) = sync_channel(QUEUE);
+            let read = &read;
+            scope.spawn(move || {
+                for file in work {
+                    let sent = match file {
+                        Ok(path) => {
+                            let result = read(&path);
+                            done.send((path, Ok(result)))
+                        }
+                        Err(e) => done.send((PathBuf::new(), Err(e))),
+                    };
+                    if sent.is_err() {
+                        return;
+                    }
+                }
+            });
+            inputs.push(input);
+            outputs.push(output);
+        }
+        scope.spawn(move || {
+            for (i, file) in files.enumerate() {
+                if inputs[i % inputs.len()].send(file).is_err() {
+                    return;
+                }
+            }
+        });
+        for i in 0.. {
+            let Ok((path, result)) = outputs[i % outputs.len()].recv() else {
+                return Ok(());
+            };
+            each(&path, result)?;
+        }
+        Ok(())
+    })
+}
