@@ -8,6 +8,8 @@ pub mod pct;
 mod policy;
 pub mod rewrite;
 pub mod scheme;
+#[cfg(feature = "store")]
+pub mod store;
 
 pub use error::{IdError, Rule};
 pub use kind::{Kind, UnknownKind};

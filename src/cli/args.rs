@@ -21,6 +21,8 @@ pub(crate) enum Command {
     Rewrite(RewriteArgs),
     /// List the identifiers of RDF files that are not canonical or invalid; exit 1 if any.
     Check(CheckArgs),
+    /// Normalize a live triple store in place over the SPARQL 1.1 protocol.
+    Store(super::store::StoreArgs),
 }
 
 /// What `rewrite` and `check` share: inputs, their format, base IRI, policy.

@@ -4,6 +4,7 @@ mod args;
 mod canon;
 mod files;
 mod graph;
+mod store;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -35,6 +36,7 @@ fn run() -> ExitCode {
         Command::Canon(args) => canon::run(args),
         Command::Rewrite(args) => graph::rewrite(args),
         Command::Check(args) => graph::check(args),
+        Command::Store(args) => store::run(args),
     };
     match result {
         Ok(code) => code,
