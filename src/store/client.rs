@@ -133,6 +133,7 @@ impl Default for ClientOptions {
 ///     ..ClientOptions::default()
 /// });
 /// let rows = client.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1")?;
+/// println!("{} row", rows.len());
 /// client.update("INSERT DATA { <urn:a> <urn:b> <urn:c> }")?;
 /// # Ok::<_, pidcanon::store::StoreError>(())
 /// ```
