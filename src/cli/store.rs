@@ -41,7 +41,7 @@ pub(crate) struct StoreArgs {
     #[arg(long, value_name = "N", default_value_t = 1000)]
     batch: usize,
     /// Candidate IRIs per query.
-    #[arg(long, value_name = "N", default_value_t = 50_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
     page: usize,
     /// Append `original<TAB>canonical<TAB>kind` per rewritten IRI to FILE (before its update is
     /// sent: a rerun after an interruption may repeat lines).

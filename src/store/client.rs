@@ -288,7 +288,9 @@ impl Client {
                 }
                 Ok(Answer::Failed(status, text)) => {
                     let excerpt: String = text.trim().chars().take(200).collect();
-                    format!("HTTP {status} {excerpt}").trim_end().to_owned()
+                    format!("HTTP {status}: {excerpt}")
+                        .trim_end_matches([' ', ':'])
+                        .to_owned()
                 }
                 Err(Permanent(reason)) => {
                     return Err(StoreError::Unavailable {
