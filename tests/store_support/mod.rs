@@ -402,8 +402,11 @@ fn serve(
     }
 }
 
-/// The request line, the headers and the body of the next request; `None` at the end.
-fn read_request(reader: &mut impl BufRead) -> Option<(String, Vec<(String, String)>, Vec<u8>)> {
+/// A request line, its headers and its body.
+type RawRequest = (String, Vec<(String, String)>, Vec<u8>);
+
+/// The next request on a connection; `None` at its end.
+fn read_request(reader: &mut impl BufRead) -> Option<RawRequest> {
     let mut head = String::new();
     if reader.read_line(&mut head).ok()? == 0 {
         return None;
