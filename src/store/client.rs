@@ -162,10 +162,11 @@ pub struct Value {
     pub value: String,
 }
 
+/// SPARQL JSON results; `head` is required (to tell them from other JSON) but not used.
 #[derive(Deserialize)]
 struct Results {
-    #[allow(dead_code)]
-    head: serde::de::IgnoredAny,
+    #[serde(rename = "head")]
+    _head: serde::de::IgnoredAny,
     results: Bindings,
 }
 
