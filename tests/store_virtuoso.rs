@@ -194,6 +194,9 @@ fn a_virtuoso_graph_ends_as_its_file_rewrite_over_digest_authentication() {
         "PIDCANON_VIRTUOSO",
         "--batch",
         "100",
+        // Virtuoso sorts at most 10 000 rows (ResultSetMaxRows).
+        "--page",
+        "10000",
         "--report",
         "json",
         "-q",

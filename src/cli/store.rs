@@ -40,8 +40,8 @@ pub(crate) struct StoreArgs {
     /// Old IRIs per update request (each request also stays under 64 KiB of IRIs).
     #[arg(long, value_name = "N", default_value_t = 1000)]
     batch: usize,
-    /// Candidate IRIs per query.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    /// Candidate IRIs per query (each costs a scan of the store; Virtuoso allows at most 10000).
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
     page: usize,
     /// Append `original<TAB>canonical<TAB>kind` per rewritten IRI to FILE (before its update is
     /// sent: a rerun after an interruption may repeat lines).

@@ -130,7 +130,7 @@ enum Pass {
 }
 
 impl Normalizer {
-    /// A normalizer of the default graph, in batches of 1 000 IRIs and pages of 10 000 (Virtuoso sorts at most 10 000 rows).
+    /// A normalizer of the default graph, in batches of 1 000 IRIs and pages of 100 000.
     #[must_use]
     pub fn new(registry: Registry) -> Self {
         Self {
@@ -138,7 +138,7 @@ impl Normalizer {
             graphs: Graphs::Default,
             links: None,
             batch: 1000,
-            page: 10_000,
+            page: 100_000,
             dry_run: false,
         }
     }
