@@ -273,6 +273,7 @@ impl Run<'_> {
     fn pass(&mut self, pass: Pass) -> Result<(), StoreError> {
         let page = self.normalizer.page;
         let mut after: Option<String> = None;
+        let mut previous = None;
         let mut batch = Batch::new();
         let mut batch_bytes = 0;
         loop {
@@ -299,6 +300,14 @@ impl Run<'_> {
             if !full {
                 break;
             }
+            if after == previous {
+                return Err(StoreError::NotSparql {
+                    endpoint: self.client.query_endpoint().to_owned(),
+                    reason: "the same page of results came back twice (LIMIT or FILTER ignored)"
+                        .to_owned(),
+                });
+            }
+            previous.clone_from(&after);
         }
         self.apply(pass, &mut batch)
     }
