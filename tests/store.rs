@@ -213,10 +213,19 @@ fn a_dry_run_prints_the_updates_and_changes_nothing() {
     assert!(dry["rewritten_total"].as_u64() > Some(100), "{dry}");
     assert!(stdout.contains("# update 1\n"), "{stdout}");
     assert!(
-        stdout.contains("DELETE { ?old ?p ?o } INSERT { ?new ?p ?o }"),
+        stdout.contains(
+            "DELETE { <info:fedora/demo%3a1> ?p ?o } INSERT { <info:fedora/demo:1> ?p ?o } \
+             WHERE { <info:fedora/demo%3a1> ?p ?o } ;\n"
+        ),
         "{stdout}"
     );
-    assert!(stdout.contains("<INFO:fedora/demo%3a1>"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "DELETE { GRAPH <INFO:fedora/demo%3a1> { ?s ?p ?o } } \
+             INSERT { GRAPH <info:fedora/demo:1> { ?s ?p ?o } }"
+        ),
+        "{stdout}"
+    );
     assert!(dataset(&server.dump(), None) == dataset(&dump, None));
     // The dry run announced what the real run does.
     let real = run_store(&server, &[]);

@@ -135,35 +135,43 @@ impl Sparql {
     /// The update that rewrites every `(old, new)` pair (IRIs written by [`iri`]) in subject,
     /// predicate and object position in every graph in scope; with links, records them first.
     ///
-    /// Each operation moves the statements that still hold an old IRI, so the update is
-    /// idempotent: sent twice, or after a part of it was applied, it leaves the same store.
+    /// One operation per old IRI, position and scope, with the old IRI written out, so that the
+    /// store looks it up in an index (a `VALUES` join over the whole batch made Oxigraph scan
+    /// the store). Each operation moves the statements that still hold an old IRI, so the update
+    /// is idempotent: sent twice, or after a part of it was applied, it leaves the same store.
     pub(crate) fn rewrite_terms(&self, pairs: &[(String, String)]) -> String {
-        let values = values(pairs);
         let mut update = self.record_links(pairs);
-        for (old, new) in [
-            ("?old ?p ?o", "?new ?p ?o"),
-            ("?s ?old ?o", "?s ?new ?o"),
-            ("?s ?p ?old", "?s ?p ?new"),
-        ] {
-            let default =
-                format!("DELETE {{ {old} }} INSERT {{ {new} }} WHERE {{ {values} {old} }} ;\n");
-            let named = |graphs: &str, filter: &str| {
-                format!(
-                    "DELETE {{ GRAPH ?g {{ {old} }} }} INSERT {{ GRAPH ?g {{ {new} }} }} \
-                     WHERE {{ {values} {graphs}GRAPH ?g {{ {old} }}{filter} }} ;\n"
-                )
-            };
-            match &self.graphs {
-                Graphs::Default => update.push_str(&default),
-                Graphs::All => {
-                    update.push_str(&default);
-                    update.push_str(&named("", &self.not_links()));
-                }
-                Graphs::Named(graphs) => {
-                    update.push_str(&named(
-                        &format!("VALUES ?g {{ {} }} ", graphs.join(" ")),
-                        "",
-                    ));
+        for (old, new) in pairs {
+            for position in 0..3 {
+                let pattern = |term: &str| match position {
+                    0 => format!("{term} ?p ?o"),
+                    1 => format!("?s {term} ?o"),
+                    _ => format!("?s ?p {term}"),
+                };
+                let (old, new) = (pattern(old), pattern(new));
+                let default = |update: &mut String| {
+                    let _ = writeln!(
+                        update,
+                        "DELETE {{ {old} }} INSERT {{ {new} }} WHERE {{ {old} }} ;"
+                    );
+                };
+                let named = |update: &mut String, graphs: &str, filter: &str| {
+                    let _ = writeln!(
+                        update,
+                        "DELETE {{ GRAPH ?g {{ {old} }} }} INSERT {{ GRAPH ?g {{ {new} }} }} \
+                         WHERE {{ {graphs}GRAPH ?g {{ {old} }}{filter} }} ;"
+                    );
+                };
+                match &self.graphs {
+                    Graphs::Default => default(&mut update),
+                    Graphs::All => {
+                        default(&mut update);
+                        named(&mut update, "", &self.not_links());
+                    }
+                    Graphs::Named(graphs) => {
+                        let graphs = format!("VALUES ?g {{ {} }} ", graphs.join(" "));
+                        named(&mut update, &graphs, "");
+                    }
                 }
             }
         }
@@ -174,14 +182,12 @@ impl Sparql {
     /// new one (merging with what is there) and drops the emptied old graph.
     pub(crate) fn rewrite_graph_names(&self, pairs: &[(String, String)]) -> String {
         let mut update = self.record_links(pairs);
-        let _ = writeln!(
-            update,
-            "DELETE {{ GRAPH ?old {{ ?s ?p ?o }} }} INSERT {{ GRAPH ?new {{ ?s ?p ?o }} }} \
-             WHERE {{ {} GRAPH ?old {{ ?s ?p ?o }} }} ;",
-            values(pairs)
-        );
-        for (old, _) in pairs {
-            let _ = writeln!(update, "DROP SILENT GRAPH {old} ;");
+        for (old, new) in pairs {
+            let _ = writeln!(
+                update,
+                "DELETE {{ GRAPH {old} {{ ?s ?p ?o }} }} INSERT {{ GRAPH {new} {{ ?s ?p ?o }} }} \
+                 WHERE {{ GRAPH {old} {{ ?s ?p ?o }} }} ;\nDROP SILENT GRAPH {old} ;"
+            );
         }
         finish(update)
     }
@@ -197,16 +203,6 @@ impl Sparql {
         }
         update
     }
-}
-
-/// `VALUES (?old ?new) { … }` for the pairs.
-fn values(pairs: &[(String, String)]) -> String {
-    let mut values = String::from("VALUES (?old ?new) {");
-    for (old, new) in pairs {
-        let _ = write!(values, " ({old} {new})");
-    }
-    values.push_str(" }");
-    values
 }
 
 /// Drops the separator after the last operation.
