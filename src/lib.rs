@@ -16,6 +16,8 @@ pub mod rdfxml;
 pub mod rename;
 pub mod rewrite;
 pub mod scheme;
+#[cfg(feature = "store")]
+pub mod store;
 
 pub use error::{IdError, Rule};
 pub use kind::{Kind, UnknownKind};

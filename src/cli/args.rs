@@ -22,6 +22,8 @@ pub(crate) enum Command {
     /// List every identifier of RDF files that is not canonical or invalid (and, with --lenient,
     /// every syntax error), then a summary; exit 1 if anything was found.
     Check(CheckArgs),
+    /// Normalize a live triple store in place over the SPARQL 1.1 protocol.
+    Store(super::store::StoreArgs),
 }
 
 /// What `rewrite` and `check` share: inputs, their format, base IRI, policy.

@@ -9,6 +9,7 @@ mod files;
 mod foxml;
 mod graph;
 mod output;
+mod store;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -40,6 +41,7 @@ fn run() -> ExitCode {
         Command::Canon(args) => canon::run(args),
         Command::Rewrite(args) => graph::rewrite(args),
         Command::Check(args) => check::run(args),
+        Command::Store(args) => store::run(args),
     };
     match result {
         Ok(code) => code,

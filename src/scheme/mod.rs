@@ -268,6 +268,13 @@ impl Registry {
             adapter.canonicalize_bare(name, input)
         }))
     }
+
+    /// Where the adapters may claim IRIs ([`SchemeAdapter::routes`]): URI schemes (`"info"`) and
+    /// `scheme://host` prefixes, each once, in registration order. An IRI that starts with none
+    /// of them (case-insensitively, a scheme followed by `:`) is claimed by no adapter.
+    pub fn routes(&self) -> impl Iterator<Item = &str> {
+        self.routes.iter().map(|(route, _)| route.as_str())
+    }
 }
 
 /// `s.find(byte)` for an ASCII byte, as a plain loop: faster than `str::find` (which sets up a

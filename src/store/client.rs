@@ -1,0 +1,448 @@
+//! A blocking SPARQL 1.1 protocol client: queries and updates as URL-encoded POSTs, HTTP basic,
+//! bearer and digest authentication, timeouts, and retries with backoff on transient failures.
+
+use super::StoreError;
+use base64::Engine;
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+use serde::Deserialize;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::time::Duration;
+
+/// The longest wait between two attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// The largest response read (a page of query results).
+const MAX_RESPONSE: u64 = 1 << 30;
+
+/// How the client authenticates.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Credentials {
+    /// HTTP basic authentication.
+    Basic {
+        /// The user name.
+        user: String,
+        /// The password.
+        password: String,
+    },
+    /// HTTP digest authentication (RFC 7616; Virtuoso's `/sparql-auth`).
+    Digest {
+        /// The user name.
+        user: String,
+        /// The password.
+        password: String,
+    },
+    /// A bearer token (`Authorization: Bearer …`).
+    Bearer(String),
+}
+
+impl std::fmt::Debug for Credentials {
+    /// Never shows the secret.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Credentials::Basic { user, .. } => write!(f, "Basic({user}:***)"),
+            Credentials::Digest { user, .. } => write!(f, "Digest({user}:***)"),
+            Credentials::Bearer(_) => f.write_str("Bearer(***)"),
+        }
+    }
+}
+
+/// The authentication schemes, to read a secret as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthScheme {
+    /// `user:password`, sent with HTTP basic authentication.
+    Basic,
+    /// `user:password`, sent with HTTP digest authentication.
+    Digest,
+    /// A token.
+    Bearer,
+}
+
+impl Credentials {
+    /// Reads `secret` (from an environment variable or a file; surrounding white space, such as
+    /// a final newline, is ignored) as credentials of `scheme`.
+    ///
+    /// ```
+    /// use pidcanon::store::{AuthScheme, Credentials};
+    /// let c = Credentials::new(AuthScheme::Digest, "dba:dba\n").unwrap();
+    /// assert_eq!(c, Credentials::Digest { user: "dba".into(), password: "dba".into() });
+    /// assert!(Credentials::new(AuthScheme::Basic, "no-colon").is_err());
+    /// ```
+    pub fn new(scheme: AuthScheme, secret: &str) -> Result<Self, StoreError> {
+        let secret = secret.trim();
+        let user_password = || {
+            secret
+                .split_once(':')
+                .map(|(user, password)| (user.to_owned(), password.to_owned()))
+                .ok_or_else(|| StoreError::Config("credentials: expected user:password".to_owned()))
+        };
+        Ok(match scheme {
+            AuthScheme::Basic => {
+                let (user, password) = user_password()?;
+                Credentials::Basic { user, password }
+            }
+            AuthScheme::Digest => {
+                let (user, password) = user_password()?;
+                Credentials::Digest { user, password }
+            }
+            AuthScheme::Bearer if secret.is_empty() => {
+                return Err(StoreError::Config("credentials: empty token".to_owned()));
+            }
+            AuthScheme::Bearer => Credentials::Bearer(secret.to_owned()),
+        })
+    }
+}
+
+/// How the [`Client`] connects.
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    /// Where updates go, when not to the query endpoint.
+    pub update_endpoint: Option<String>,
+    /// Credentials for both endpoints.
+    pub credentials: Option<Credentials>,
+    /// The longest a request may take, sending and receiving included.
+    pub timeout: Duration,
+    /// The `User-Agent` header.
+    pub user_agent: String,
+    /// Retries of a request that failed transiently (connection refused or reset, timeout,
+    /// HTTP 408, 429, 500, 502, 503, 504).
+    pub retries: u32,
+    /// The wait before the first retry; it doubles at each retry, up to 30 s.
+    pub backoff: Duration,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        Self {
+            update_endpoint: None,
+            credentials: None,
+            timeout: Duration::from_secs(300),
+            user_agent: concat!("pidcanon/", env!("CARGO_PKG_VERSION")).to_owned(),
+            retries: 5,
+            backoff: Duration::from_millis(500),
+        }
+    }
+}
+
+/// A SPARQL 1.1 protocol client for one query endpoint and one update endpoint.
+///
+/// ```no_run
+/// use pidcanon::store::{Client, ClientOptions};
+/// let client = Client::new("http://127.0.0.1:7878/query", ClientOptions {
+///     update_endpoint: Some("http://127.0.0.1:7878/update".into()),
+///     ..ClientOptions::default()
+/// });
+/// let rows = client.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1")?;
+/// println!("{} row", rows.len());
+/// client.update("INSERT DATA { <urn:a> <urn:b> <urn:c> }")?;
+/// # Ok::<_, pidcanon::store::StoreError>(())
+/// ```
+#[derive(Debug)]
+pub struct Client {
+    agent: ureq::Agent,
+    query_endpoint: String,
+    update_endpoint: String,
+    options: ClientOptions,
+    /// The last digest challenge, answered again (with the next nonce count) by later requests.
+    digest: RefCell<Option<digest_auth::WwwAuthenticateHeader>>,
+    requests: Cell<u64>,
+    retried: Cell<u64>,
+}
+
+/// One row of query results: variable name → value.
+pub type Row = HashMap<String, Value>;
+
+/// A value in query results.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Value {
+    /// `uri`, `literal`, `typed-literal` or `bnode`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The IRI, the lexical form or the blank node label.
+    pub value: String,
+}
+
+/// SPARQL JSON results; `head` is required (to tell them from other JSON) but not used.
+#[derive(Deserialize)]
+struct Results {
+    #[serde(rename = "head")]
+    _head: serde::de::IgnoredAny,
+    results: Bindings,
+}
+
+#[derive(Deserialize)]
+struct Bindings {
+    bindings: Vec<Row>,
+}
+
+/// What a request is.
+#[derive(Clone, Copy)]
+enum Operation {
+    Query,
+    Update,
+}
+
+impl Client {
+    /// A client of the SPARQL endpoint at `query_endpoint`.
+    #[must_use]
+    pub fn new(query_endpoint: &str, options: ClientOptions) -> Self {
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(options.timeout))
+            .user_agent(options.user_agent.as_str())
+            .build()
+            .new_agent();
+        Self {
+            agent,
+            query_endpoint: query_endpoint.to_owned(),
+            update_endpoint: options
+                .update_endpoint
+                .clone()
+                .unwrap_or_else(|| query_endpoint.to_owned()),
+            options,
+            digest: RefCell::new(None),
+            requests: Cell::new(0),
+            retried: Cell::new(0),
+        }
+    }
+
+    /// The query endpoint.
+    #[must_use]
+    pub fn query_endpoint(&self) -> &str {
+        &self.query_endpoint
+    }
+
+    /// The update endpoint.
+    #[must_use]
+    pub fn update_endpoint(&self) -> &str {
+        &self.update_endpoint
+    }
+
+    /// HTTP requests sent so far, retries and authentication challenges included.
+    #[must_use]
+    pub fn requests(&self) -> u64 {
+        self.requests.get()
+    }
+
+    /// Retries so far, after transient failures.
+    #[must_use]
+    pub fn retries(&self) -> u64 {
+        self.retried.get()
+    }
+
+    /// Runs a `SELECT` query; its rows.
+    pub fn select(&self, query: &str) -> Result<Vec<Row>, StoreError> {
+        let (content_type, body) = self.send(Operation::Query, query)?;
+        serde_json::from_str::<Results>(&body)
+            .map(|results| results.results.bindings)
+            .map_err(|e| StoreError::NotSparql {
+                endpoint: self.query_endpoint.clone(),
+                reason: format!(
+                    "a query was answered with {} that is not SPARQL JSON results ({e})",
+                    content_type.as_deref().unwrap_or("no content type")
+                ),
+            })
+    }
+
+    /// Runs a SPARQL update.
+    pub fn update(&self, update: &str) -> Result<(), StoreError> {
+        self.send(Operation::Update, update).map(drop)
+    }
+
+    /// Sends one request, retrying transient failures; the content type and body of the answer.
+    fn send(
+        &self,
+        operation: Operation,
+        text: &str,
+    ) -> Result<(Option<String>, String), StoreError> {
+        let (endpoint, form) = match operation {
+            Operation::Query => (&self.query_endpoint, "query="),
+            Operation::Update => (&self.update_endpoint, "update="),
+        };
+        let body = format!("{form}{}", utf8_percent_encode(text, NON_ALPHANUMERIC));
+        let mut attempt = 0;
+        let mut challenged = false;
+        loop {
+            attempt += 1;
+            let reason = match self.attempt(endpoint, &body) {
+                Ok(Answer::Done(content_type, text)) => return Ok((content_type, text)),
+                Ok(Answer::Challenge(challenge)) if !challenged => {
+                    // Answer a new digest challenge at once, once.
+                    challenged = true;
+                    attempt -= 1;
+                    self.digest.replace(Some(challenge));
+                    continue;
+                }
+                Ok(Answer::Challenge(_)) => {
+                    return Err(StoreError::Status {
+                        endpoint: endpoint.clone(),
+                        status: 401,
+                        body: "the digest credentials were refused".to_owned(),
+                    });
+                }
+                Ok(Answer::Failed(status, text)) if !transient(status) => {
+                    return Err(StoreError::Status {
+                        endpoint: endpoint.clone(),
+                        status,
+                        body: text,
+                    });
+                }
+                Ok(Answer::Failed(status, text)) => {
+                    let excerpt: String = text.trim().chars().take(200).collect();
+                    format!("HTTP {status}: {excerpt}")
+                        .trim_end_matches([' ', ':'])
+                        .to_owned()
+                }
+                Err(Permanent(reason)) => {
+                    return Err(StoreError::Unavailable {
+                        endpoint: endpoint.clone(),
+                        attempts: attempt,
+                        reason,
+                    });
+                }
+                Err(Transient(reason)) => reason,
+            };
+            if attempt > self.options.retries {
+                return Err(StoreError::Unavailable {
+                    endpoint: endpoint.clone(),
+                    attempts: attempt,
+                    reason,
+                });
+            }
+            self.retried.set(self.retried.get() + 1);
+            let factor = 1u32.checked_shl(attempt - 1).unwrap_or(u32::MAX);
+            std::thread::sleep(self.options.backoff.saturating_mul(factor).min(MAX_BACKOFF));
+        }
+    }
+
+    /// One HTTP request.
+    fn attempt(&self, endpoint: &str, body: &str) -> Result<Answer, Failure> {
+        self.requests.set(self.requests.get() + 1);
+        let mut request = self
+            .agent
+            .post(endpoint)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .header("Accept", "application/sparql-results+json");
+        if let Some(authorization) = self.authorization(endpoint, body) {
+            request = request.header("Authorization", authorization);
+        }
+        let mut response = request.send(body).map_err(failure)?;
+        let status = response.status().as_u16();
+        let header = |name| {
+            response
+                .headers()
+                .get_all(name)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        let content_type = header("content-type").into_iter().next();
+        let challenge = header("www-authenticate")
+            .into_iter()
+            .find(|h| h.trim_start().to_ascii_lowercase().starts_with("digest"));
+        let text = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_RESPONSE)
+            .lossy_utf8(true)
+            .read_to_string()
+            .map_err(failure)?;
+        if (200..300).contains(&status) {
+            return Ok(Answer::Done(content_type, text));
+        }
+        let digest = matches!(self.options.credentials, Some(Credentials::Digest { .. }));
+        match challenge.map(|c| digest_auth::parse(&c)) {
+            Some(Ok(challenge)) if status == 401 && digest => Ok(Answer::Challenge(challenge)),
+            _ => Ok(Answer::Failed(status, text)),
+        }
+    }
+
+    /// The `Authorization` header for a request to `endpoint`, if the credentials give one.
+    fn authorization(&self, endpoint: &str, body: &str) -> Option<String> {
+        let engine = base64::engine::general_purpose::STANDARD;
+        match self.options.credentials.as_ref()? {
+            Credentials::Basic { user, password } => Some(format!(
+                "Basic {}",
+                engine.encode(format!("{user}:{password}"))
+            )),
+            Credentials::Bearer(token) => Some(format!("Bearer {token}")),
+            Credentials::Digest { user, password } => {
+                let mut digest = self.digest.borrow_mut();
+                let context = digest_auth::AuthContext::new_post(
+                    user.as_str(),
+                    password.as_str(),
+                    request_target(endpoint),
+                    Some(body.as_bytes()),
+                );
+                digest
+                    .as_mut()?
+                    .respond(&context)
+                    .ok()
+                    .map(|h| h.to_header_string())
+            }
+        }
+    }
+}
+
+/// What an endpoint answered.
+enum Answer {
+    /// 2xx: the content type and body.
+    Done(Option<String>, String),
+    /// 401 with a digest challenge.
+    Challenge(digest_auth::WwwAuthenticateHeader),
+    /// Another status, and the body.
+    Failed(u16, String),
+}
+
+/// A request that got no answer.
+enum Failure {
+    /// Worth retrying: the connection failed or timed out.
+    Transient(String),
+    /// Not worth retrying: a bad URL, an unknown host, a TLS failure.
+    Permanent(String),
+}
+use Failure::{Permanent, Transient};
+
+fn failure(error: ureq::Error) -> Failure {
+    match error {
+        ureq::Error::Io(_)
+        | ureq::Error::Timeout(_)
+        | ureq::Error::ConnectionFailed
+        | ureq::Error::Protocol(_) => Transient(error.to_string()),
+        _ => Permanent(error.to_string()),
+    }
+}
+
+/// HTTP statuses worth retrying: the server is busy, restarting or failed this once.
+fn transient(status: u16) -> bool {
+    matches!(status, 408 | 429 | 500 | 502 | 503 | 504)
+}
+
+/// The path and query of `url`, the request target digest authentication signs.
+fn request_target(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    rest.find('/').map_or("/", |slash| &rest[slash..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_request_target_is_the_path_and_query() {
+        assert_eq!(
+            request_target("http://h:8890/sparql-auth?x=1"),
+            "/sparql-auth?x=1"
+        );
+        assert_eq!(request_target("http://h:8890"), "/");
+    }
+
+    #[test]
+    fn secrets_are_not_debug_printed() {
+        let c = Credentials::new(AuthScheme::Basic, "u:secret").expect("valid");
+        assert!(!format!("{c:?}").contains("secret"));
+        let t = Credentials::new(AuthScheme::Bearer, "secret").expect("valid");
+        assert!(!format!("{t:?}").contains("secret"));
+    }
+}

@@ -1,0 +1,253 @@
+//! `pidcanon store` against a real Virtuoso 7 (`virtuoso-t` from the Debian package
+//! virtuoso-opensource), updating through `/sparql-auth` with HTTP digest authentication.
+//! Runs when `virtuoso-t` is on the PATH; see docs/store.md to run it by hand.
+
+mod store_support;
+
+use pidcanon::Registry;
+use pidcanon::store::{AuthScheme, Client, ClientOptions, Credentials};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use store_support::{free_port, pidcanon, report, wait_for_port};
+
+const GRAPH: &str = "http://example.org/store";
+const EXPECTED: &str = "http://example.org/expected";
+const LINKS: &str = "http://example.org/links";
+
+/// `virtuoso-t +foreground` on a database in a temporary directory, killed when dropped.
+struct Virtuoso {
+    child: Child,
+    port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl Virtuoso {
+    fn start(binary: &Path) -> Self {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let ini = [
+            "/etc/virtuoso-opensource-7/virtuoso.ini",
+            "/usr/share/virtuoso-opensource-7/virtuoso.ini",
+        ]
+        .iter()
+        .find_map(|p| std::fs::read_to_string(p).ok())
+        .expect("the packaged virtuoso.ini");
+        let (sql_port, port) = (free_port(), free_port());
+        let db = format!("{}/", dir.path().display());
+        let mut http_section = false;
+        let config: String = ini
+            .lines()
+            .map(|line| {
+                if line.starts_with('[') {
+                    http_section = line.trim() == "[HTTPServer]";
+                }
+                let line = line.replace("/var/lib/virtuoso-opensource-7/db/", &db);
+                if line.replace(' ', "").starts_with("ServerPort=") {
+                    let port = if http_section { port } else { sql_port };
+                    format!("ServerPort = 127.0.0.1:{port}\n")
+                } else {
+                    format!("{line}\n")
+                }
+            })
+            .collect();
+        let ini = dir.path().join("virtuoso.ini");
+        std::fs::write(&ini, config).expect("write virtuoso.ini");
+        let mut child = Command::new(binary)
+            .args(["+foreground", "+configfile"])
+            .arg(&ini)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start virtuoso-t");
+        wait_for_port(port, &mut child, "virtuoso-t");
+        let virtuoso = Self {
+            child,
+            port,
+            _dir: dir,
+        };
+        // The HTTP port opens before the SPARQL endpoint is ready.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while virtuoso
+            .client()
+            .select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1")
+            .is_err()
+        {
+            assert!(
+                Instant::now() < deadline,
+                "Virtuoso's SPARQL endpoint is not ready"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        virtuoso
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/sparql-auth", self.port)
+    }
+
+    fn client(&self) -> Client {
+        Client::new(
+            &self.url(),
+            ClientOptions {
+                credentials: Some(
+                    Credentials::new(AuthScheme::Digest, "dba:dba").expect("credentials"),
+                ),
+                retries: 0,
+                ..ClientOptions::default()
+            },
+        )
+    }
+
+    fn count(&self, pattern: &str) -> u64 {
+        let rows = self
+            .client()
+            .select(&format!("SELECT (COUNT(*) AS ?n) WHERE {{ {pattern} }}"))
+            .expect("a count");
+        rows[0]["n"].value.parse().expect("a number")
+    }
+
+    /// Loads N-Triples into `graph`, in requests of 200 statements.
+    fn load(&self, ntriples: &str, graph: &str) {
+        let client = self.client();
+        let lines: Vec<&str> = ntriples.lines().filter(|l| !l.is_empty()).collect();
+        for chunk in lines.chunks(200) {
+            client
+                .update(&format!(
+                    "INSERT DATA {{ GRAPH <{graph}> {{\n{}\n}} }}",
+                    chunk.join("\n")
+                ))
+                .expect("load");
+        }
+    }
+}
+
+impl Drop for Virtuoso {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn virtuoso_binary() -> Option<PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|dir| Path::new(dir).join("virtuoso-t"))
+        .find(|p| p.exists())
+}
+
+#[test]
+fn a_virtuoso_graph_ends_as_its_file_rewrite_over_digest_authentication() {
+    let Some(binary) = virtuoso_binary() else {
+        eprintln!("SKIPPED: virtuoso-t is not on the PATH (apt-get install virtuoso-opensource)");
+        return;
+    };
+    let virtuoso = Virtuoso::start(&binary);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // Blank nodes left out (the contents are compared by SPARQL, statement by statement), and
+    // \u escapes (Virtuoso's SPARQL parser refuses them in IRIs).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data: String = [
+        "fixtures/examples/repository.nt",
+        "fixtures/store/generated-2000.nt",
+    ]
+    .iter()
+    .flat_map(|p| {
+        std::fs::read_to_string(root.join(p))
+            .expect("fixture")
+            .lines()
+            .filter(|l| !l.contains("_:") && !l.contains("\\u") && !l.contains("\\U"))
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| format!("{l}\n"))
+            .collect::<Vec<_>>()
+    })
+    .collect();
+    let data_file = dir.path().join("data.nt");
+    let expected_file = dir.path().join("expected.nt");
+    std::fs::write(&data_file, &data).expect("write");
+    let path = |p: &Path| p.to_str().expect("UTF-8").to_owned();
+    store_support::pidcanon_ok(&[
+        "rewrite",
+        "-q",
+        "--dedup",
+        &path(&data_file),
+        "-o",
+        &path(&expected_file),
+    ]);
+    let expected = std::fs::read_to_string(&expected_file).expect("the file rewrite");
+    virtuoso.load(&data, GRAPH);
+    virtuoso.load(&expected, EXPECTED);
+
+    let url = virtuoso.url();
+    let args = [
+        "store",
+        "--endpoint",
+        &url,
+        "--graph",
+        GRAPH,
+        "--links",
+        LINKS,
+        "--auth",
+        "digest",
+        "--credentials-env",
+        "PIDCANON_VIRTUOSO",
+        "--batch",
+        "100",
+        // Virtuoso sorts at most 10 000 rows (ResultSetMaxRows).
+        "--page",
+        "10000",
+        "--report",
+        "json",
+        "-q",
+    ];
+    let env = [("PIDCANON_VIRTUOSO", "dba:dba")];
+    let run = || {
+        let output = pidcanon(&args, &env);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        report(&stderr)
+    };
+    let first = run();
+    let rewritten = first["rewritten_total"].as_u64().expect("a count");
+    assert!(rewritten > 100, "{first}");
+
+    // Every identifier is canonical.
+    let rows = virtuoso
+        .client()
+        .select(&format!(
+            "SELECT DISTINCT ?x WHERE {{ GRAPH <{GRAPH}> {{ {{ ?x ?p ?o }} UNION {{ ?s ?x ?o }} \
+             UNION {{ ?s ?p ?x }} }} FILTER(isIRI(?x)) }}"
+        ))
+        .expect("the IRIs");
+    let registry = Registry::default();
+    let left: Vec<String> = rows
+        .into_iter()
+        .filter_map(|mut row| row.remove("x"))
+        .map(|v| v.value)
+        .filter(|iri| matches!(registry.canonicalize_claimed(iri), Some(Ok(c)) if c.iri != iri.as_str()))
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
+    // As many statements as the file rewrite, and the same ones.
+    let lines = expected.lines().filter(|l| !l.is_empty()).count() as u64;
+    assert_eq!(
+        virtuoso.count(&format!("GRAPH <{GRAPH}> {{ ?s ?p ?o }}")),
+        lines
+    );
+    assert_eq!(
+        virtuoso.count(&format!("GRAPH <{EXPECTED}> {{ ?s ?p ?o }}")),
+        lines
+    );
+    for (a, b) in [(GRAPH, EXPECTED), (EXPECTED, GRAPH)] {
+        let missing = virtuoso.count(&format!(
+            "GRAPH <{a}> {{ ?s ?p ?o }} FILTER NOT EXISTS {{ GRAPH <{b}> {{ ?s ?p ?o }} }}"
+        ));
+        assert_eq!(missing, 0, "statements of <{a}> missing from <{b}>");
+    }
+    let links = virtuoso.count(&format!("GRAPH <{LINKS}> {{ ?s ?p ?o }}"));
+    assert_eq!(links, rewritten);
+
+    let second = run();
+    assert_eq!(second["rewritten_total"].as_u64(), Some(0), "{second}");
+    assert_eq!(second["updates"].as_u64(), Some(0), "{second}");
+}
