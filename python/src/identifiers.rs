@@ -137,18 +137,6 @@ fn check_scheme(scheme: Option<&str>) -> PyResult<()> {
     }
 }
 
-/// The canonical form of `text`: read as `scheme` (its full forms, then its bare form) when given,
-/// else as an IRI, as `pidcanon canon [--scheme]` reads it.
-fn canonical<'a>(
-    registry: &Registry,
-    scheme: Option<&str>,
-    text: &'a str,
-) -> Result<Canonical<'a>, IdError> {
-    scheme
-        .and_then(|name| registry.canonicalize_as(name, text))
-        .unwrap_or_else(|| registry.canonicalize(text))
-}
-
 fn canonicalize_with<'py>(
     registry: &Registry,
     text: &Bound<'py, PyString>,
@@ -156,7 +144,7 @@ fn canonicalize_with<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     check_scheme(scheme)?;
     let input = PyBackedStr::try_from(text.clone())?;
-    match canonical(registry, scheme, &input) {
+    match registry.canonicalize_with_scheme(scheme, &input) {
         // Unchanged: the caller's own string back, not a copy.
         Ok(Canonical {
             iri: Cow::Borrowed(_),
@@ -174,7 +162,7 @@ fn parse_with(
 ) -> PyResult<PyCanonical> {
     check_scheme(scheme)?;
     let input = PyBackedStr::try_from(text.clone())?;
-    match canonical(registry, scheme, &input) {
+    match registry.canonicalize_with_scheme(scheme, &input) {
         Ok(c) => Ok(PyCanonical {
             changed: c.iri != *input,
             iri: c.iri.into_owned(),
@@ -221,10 +209,12 @@ fn canonicalize_many_with<'py>(
         texts
             .iter()
             .map(|text| {
-                canonical(registry, scheme, text).map(|c| match c.iri {
-                    Cow::Borrowed(_) => None,
-                    Cow::Owned(iri) => Some(iri),
-                })
+                registry
+                    .canonicalize_with_scheme(scheme, text)
+                    .map(|c| match c.iri {
+                        Cow::Borrowed(_) => None,
+                        Cow::Owned(iri) => Some(iri),
+                    })
             })
             .collect()
     });
@@ -258,7 +248,7 @@ fn as_pid<'a>(
 ) -> Result<Canonical<'a>, IdError> {
     let c = match pidcanon::scheme::scheme_of(text) {
         Some(_) => registry.canonicalize(text)?,
-        None => canonical(registry, Some(scheme), text)?,
+        None => registry.canonicalize_with_scheme(Some(scheme), text)?,
     };
     if kinds.contains(&c.kind) {
         return Ok(c);

@@ -126,46 +126,9 @@ impl From<Report> for PyReport {
     }
 }
 
-/// A format named as the command line names it: `nt`, `nq`, `ttl`, `trig`, `rdfxml`, an
-/// extension or a media type.
+/// A format by name (as the CLI's `-i`/`--to` read it).
 fn parse_format(name: &str) -> PyResult<RdfFormat> {
-    const NAMES: [(&str, RdfFormat); 12] = [
-        ("nt", RdfFormat::NTriples),
-        ("ntriples", RdfFormat::NTriples),
-        ("n-triples", RdfFormat::NTriples),
-        ("nq", RdfFormat::NQuads),
-        ("nquads", RdfFormat::NQuads),
-        ("n-quads", RdfFormat::NQuads),
-        ("ttl", RdfFormat::Turtle),
-        ("turtle", RdfFormat::Turtle),
-        ("trig", RdfFormat::TriG),
-        ("rdfxml", RdfFormat::RdfXml),
-        ("rdf/xml", RdfFormat::RdfXml),
-        ("xml", RdfFormat::RdfXml),
-    ];
-    let lower = name.to_ascii_lowercase();
-    let format = NAMES
-        .iter()
-        .find(|(n, _)| *n == lower)
-        .map(|(_, f)| *f)
-        .or_else(|| RdfFormat::from_media_type(&lower))
-        .or_else(|| RdfFormat::from_extension(&lower));
-    match format {
-        Some(
-            f @ (RdfFormat::NTriples
-            | RdfFormat::NQuads
-            | RdfFormat::Turtle
-            | RdfFormat::TriG
-            | RdfFormat::RdfXml),
-        ) => Ok(f),
-        Some(other) => Err(value_error(format!(
-            "{} is not supported (N-Triples, N-Quads, Turtle, TriG, RDF/XML are)",
-            other.name()
-        ))),
-        None => Err(value_error(format!(
-            "unknown RDF format {name:?} (use nt, nq, ttl, trig, rdfxml or a media type)"
-        ))),
-    }
+    pidcanon::rewrite::parse_format(name).map_err(value_error)
 }
 
 /// The format of a file, from its extension.

@@ -7,7 +7,7 @@
 //! not UTF-8. The result and kind fields never need it (an IRI holds none of these).
 
 use super::args::CanonArgs;
-use pidcanon::{Canonical, IdError, Registry};
+use pidcanon::{IdError, Registry};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -31,9 +31,9 @@ pub(crate) fn run(args: &CanonArgs) -> io::Result<ExitCode> {
     let mut invalid = 0usize;
     let mut handle = |line: &[u8], out: &mut BufWriter<io::StdoutLock<'_>>| -> io::Result<()> {
         let result = match std::str::from_utf8(line) {
-            Ok(input) => {
-                canonicalize(&registry, scheme, input).map(|c| (c.iri.into_owned(), c.kind))
-            }
+            Ok(input) => registry
+                .canonicalize_with_scheme(scheme, input)
+                .map(|c| (c.iri.into_owned(), c.kind)),
             Err(e) => Err(IdError::new(
                 pidcanon::Kind::Iri,
                 pidcanon::Rule::Grammar("the input is not UTF-8"),
@@ -110,16 +110,6 @@ fn write_field(out: &mut impl Write, field: &[u8]) -> io::Result<()> {
 fn usage_error(e: &dyn std::fmt::Display) -> io::Result<ExitCode> {
     writeln!(io::stderr(), "pidcanon: {e}")?;
     Ok(ExitCode::from(super::EXIT_USAGE))
-}
-
-fn canonicalize<'a>(
-    registry: &Registry,
-    scheme: Option<&str>,
-    input: &'a str,
-) -> Result<Canonical<'a>, IdError> {
-    scheme
-        .and_then(|name| registry.canonicalize_as(name, input))
-        .unwrap_or_else(|| registry.canonicalize(input))
 }
 
 #[cfg(test)]

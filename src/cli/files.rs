@@ -3,40 +3,10 @@
 
 use super::compress::{Compression, decompress, without_compression_extension};
 use indicatif::{ProgressBar, ProgressStyle};
-use pidcanon::rewrite::RdfFormat;
+use pidcanon::rewrite::{RdfFormat, parse_format};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-
-/// A format named by a short name (`nt`, `nq`, `ttl`, `trig`, `rdfxml`), an extension or a media
-/// type, as riot, rapper and oxigraph accept them.
-pub(crate) fn parse_format(name: &str) -> Result<RdfFormat, String> {
-    let lower = name.to_ascii_lowercase();
-    let format = match lower.as_str() {
-        "nt" | "ntriples" | "n-triples" => Some(RdfFormat::NTriples),
-        "nq" | "nquads" | "n-quads" => Some(RdfFormat::NQuads),
-        "ttl" | "turtle" => Some(RdfFormat::Turtle),
-        "trig" => Some(RdfFormat::TriG),
-        "rdfxml" | "rdf/xml" | "rdf" | "xml" | "owl" => Some(RdfFormat::RdfXml),
-        _ => RdfFormat::from_media_type(&lower).or_else(|| RdfFormat::from_extension(&lower)),
-    };
-    match format {
-        Some(
-            f @ (RdfFormat::NTriples
-            | RdfFormat::NQuads
-            | RdfFormat::Turtle
-            | RdfFormat::TriG
-            | RdfFormat::RdfXml),
-        ) => Ok(f),
-        Some(other) => Err(format!(
-            "{} is not supported (N-Triples, N-Quads, Turtle, TriG, RDF/XML are)",
-            other.name()
-        )),
-        None => Err(format!(
-            "unknown RDF format {name:?} (use nt, nq, ttl, trig, rdfxml or a media type)"
-        )),
-    }
-}
 
 /// The format of a file, from its extension, looking through a compression extension
 /// (`dump.nt.gz` is N-Triples).

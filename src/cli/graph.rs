@@ -3,10 +3,11 @@
 
 use super::EXIT_USAGE;
 use super::args::{GraphInput, RewriteArgs};
-use super::files::{Input, format_of, names_its_file, parse_format};
+use super::files::{Input, format_of, names_its_file};
 use super::foxml::{self, FoxmlRun};
 use super::output::{Destination, Writer, refuse_shared_files};
 use pidcanon::foxml::FoxmlOptions;
+use pidcanon::rewrite::parse_format;
 use pidcanon::rewrite::{
     Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, Session, SyntaxError,
 };
@@ -408,11 +409,7 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
     let statements_per_second = report.statements_read as f64 / seconds;
     let mut stderr = io::stderr().lock();
     if json {
-        let rewritten: serde_json::Map<String, serde_json::Value> = report
-            .rewritten
-            .iter()
-            .map(|(kind, n)| (kind.to_string(), (*n).into()))
-            .collect();
+        let rewritten = super::summary::kinds_json(&report.rewritten);
         let value = serde_json::json!({
             "statements_read": report.statements_read,
             "statements_written": report.statements_written,
@@ -430,11 +427,6 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
         });
         return writeln!(stderr, "{value}");
     }
-    let kinds: Vec<String> = report
-        .rewritten
-        .iter()
-        .map(|(kind, n)| format!("{kind} {n}"))
-        .collect();
     writeln!(
         stderr,
         "pidcanon: {} statements read, {} written; {} IRIs rewritten{}; {} invalid identifiers; \
@@ -442,11 +434,7 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
         report.statements_read,
         report.statements_written,
         report.rewritten_total(),
-        if kinds.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", kinds.join(", "))
-        },
+        super::summary::kinds_text(&report.rewritten),
         report.invalid_identifiers,
         report.duplicates_dropped,
         report.syntax_errors,

@@ -10,6 +10,7 @@ mod foxml;
 mod graph;
 mod output;
 mod store;
+mod summary;
 
 use args::{Cli, Command};
 use clap::Parser;

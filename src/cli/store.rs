@@ -249,11 +249,7 @@ impl Observer for Cli {
 fn print_summary(report: &StoreReport, json: bool, dry_run: bool) -> io::Result<()> {
     let mut stderr = io::stderr().lock();
     if json {
-        let rewritten: serde_json::Map<String, serde_json::Value> = report
-            .rewritten
-            .iter()
-            .map(|(kind, n)| (kind.to_string(), (*n).into()))
-            .collect();
+        let rewritten = super::summary::kinds_json(&report.rewritten);
         let value = serde_json::json!({
             "dry_run": dry_run,
             "iris_examined": report.iris_examined,
@@ -271,11 +267,6 @@ fn print_summary(report: &StoreReport, json: bool, dry_run: bool) -> io::Result<
         });
         return writeln!(stderr, "{value}");
     }
-    let kinds: Vec<String> = report
-        .rewritten
-        .iter()
-        .map(|(kind, n)| format!("{kind} {n}"))
-        .collect();
     writeln!(
         stderr,
         "pidcanon: {} IRIs examined; {} {}{}, {} of them graph names; {} invalid identifiers; \
@@ -284,11 +275,7 @@ fn print_summary(report: &StoreReport, json: bool, dry_run: bool) -> io::Result<
         report.iris_examined,
         report.rewritten_total(),
         if dry_run { "to rewrite" } else { "rewritten" },
-        if kinds.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", kinds.join(", "))
-        },
+        super::summary::kinds_text(&report.rewritten),
         report.graph_names_rewritten,
         report.invalid,
         report.statements_before,

@@ -55,3 +55,40 @@ pub use oxrdfio::RdfFormat;
 pub use report::{Location, Observer, Recovery, Report};
 pub use session::Session;
 pub use threads::WORKER_STACK;
+
+/// A format named by a short name (`nt`, `nq`, `ttl`, `trig`, `rdfxml`), an extension or a media
+/// type, as riot, rapper and oxigraph accept them; the error says what is accepted.
+///
+/// ```
+/// use pidcanon::rewrite::{RdfFormat, parse_format};
+/// assert_eq!(parse_format("ttl"), Ok(RdfFormat::Turtle));
+/// assert_eq!(parse_format("application/n-quads"), Ok(RdfFormat::NQuads));
+/// assert!(parse_format("json-ld").is_err());
+/// ```
+pub fn parse_format(name: &str) -> Result<RdfFormat, String> {
+    let lower = name.to_ascii_lowercase();
+    let format = match lower.as_str() {
+        "nt" | "ntriples" | "n-triples" => Some(RdfFormat::NTriples),
+        "nq" | "nquads" | "n-quads" => Some(RdfFormat::NQuads),
+        "ttl" | "turtle" => Some(RdfFormat::Turtle),
+        "trig" => Some(RdfFormat::TriG),
+        "rdfxml" | "rdf/xml" | "rdf" | "xml" | "owl" => Some(RdfFormat::RdfXml),
+        _ => RdfFormat::from_media_type(&lower).or_else(|| RdfFormat::from_extension(&lower)),
+    };
+    match format {
+        Some(
+            f @ (RdfFormat::NTriples
+            | RdfFormat::NQuads
+            | RdfFormat::Turtle
+            | RdfFormat::TriG
+            | RdfFormat::RdfXml),
+        ) => Ok(f),
+        Some(other) => Err(format!(
+            "{} is not supported (N-Triples, N-Quads, Turtle, TriG, RDF/XML are)",
+            other.name()
+        )),
+        None => Err(format!(
+            "unknown RDF format {name:?} (use nt, nq, ttl, trig, rdfxml or a media type)"
+        )),
+    }
+}

@@ -235,6 +235,29 @@ impl Registry {
         })
     }
 
+    /// `input` read as an identifier of `scheme` (its full forms, then its bare form: a PID
+    /// without `info:fedora/`, a handle without `hdl:`) when a scheme is named and its adapter
+    /// recognizes the input, else as an IRI — as `pidcanon canon [--scheme]` reads it.
+    ///
+    /// ```
+    /// use pidcanon::Registry;
+    /// let registry = Registry::default();
+    /// let pid = registry.canonicalize_with_scheme(Some("fedora"), "demo%3a1")?;
+    /// assert_eq!(pid.iri, "info:fedora/demo:1");
+    /// let iri = registry.canonicalize_with_scheme(None, "hdl://10013/x")?;
+    /// assert_eq!(iri.iri, "hdl:10013/x");
+    /// # Ok::<(), pidcanon::IdError>(())
+    /// ```
+    pub fn canonicalize_with_scheme<'a>(
+        &self,
+        scheme: Option<&str>,
+        input: &'a str,
+    ) -> Result<Canonical<'a>, IdError> {
+        scheme
+            .and_then(|name| self.canonicalize_as(name, input))
+            .unwrap_or_else(|| self.canonicalize(input))
+    }
+
     /// Canonicalizes `iri` if an adapter claims it; `None` when none does (the IRI is then not
     /// validated again: for IRIs a parser has already checked, as in a graph rewrite).
     pub fn canonicalize_claimed<'a>(&self, iri: &'a str) -> Option<Result<Canonical<'a>, IdError>> {
