@@ -352,3 +352,22 @@ fn trusty_nanopublications_are_left_alone_when_asked() {
         report.statements_written
     );
 }
+
+#[test]
+fn rdfxml_findings_claim_no_line_they_do_not_know() {
+    let input = r#"<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dc="http://purl.org/dc/terms/">
+  <rdf:Description rdf:about="info:fedora/demo%3a1"><dc:relation rdf:resource="hdl://10013/x"/></rdf:Description>
+</rdf:RDF>
+"#;
+    let (_, heard) = rewrite(input, RdfFormat::RdfXml, RdfFormat::NTriples, 1);
+    assert_eq!(heard.rewrites.len(), 2);
+    assert!(
+        heard
+            .rewrites
+            .iter()
+            .all(|(location, _)| *location == Location::unknown()),
+        "{:?}",
+        heard.rewrites
+    );
+}

@@ -245,6 +245,10 @@ struct IriFinder {
 
 impl IriFinder {
     fn find(&mut self, span: Span<'_>, iri: &str) -> Location {
+        if span.first_line == 0 {
+            // Read from a format without lines (RDF/XML).
+            return Location::unknown();
+        }
         let start = span.text.as_ptr() as usize;
         if start != self.span_start {
             (self.span_start, self.from) = (start, 0);
