@@ -99,11 +99,13 @@ pub(crate) fn feed<W: Write>(
         };
         let bar = progress_bar(root, run.quiet);
         let files = ObjectStore::new(root);
+        let mut objects = 0u64;
         read_objects(
             files,
             run.threads,
             |path| convert_file(path, run),
             |path, converted| {
+                objects += 1;
                 bar.inc(1);
                 let name = path.display().to_string();
                 on_object(&name);
@@ -114,6 +116,15 @@ pub(crate) fn feed<W: Write>(
             },
         )?;
         bar.finish_and_clear();
+        if objects == 0 && root.is_dir() {
+            return Err(RewriteError::Io(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!(
+                    "{}: a directory is read as a Fedora objectStore, and this one holds no files",
+                    root.display()
+                ),
+            )));
+        }
     }
     if skipped > 0 && !run.quiet {
         let _ = writeln!(io::stderr(), "pidcanon: {skipped} FOXML files skipped");
