@@ -499,7 +499,7 @@ class Summary:
         return (
             f"pidcanon-spark: {j['statements_read']} statements read, {j['statements_written']} written; "
             f"{j['rewritten_total']} IRIs rewritten ({per_kind}); {j['invalid_identifiers']} invalid identifiers; "
-            f"{j['duplicates_dropped']} duplicates dropped; {j['syntax_errors']} syntax errors skipped; "
+            f"{j['duplicates_dropped']} duplicates dropped; {j['syntax_errors']} syntax errors; "
             f"{j['megabytes_per_second']:.1f} MB/s, {j['statements_per_second']:.0f} statements/s"
         )
 

@@ -41,7 +41,7 @@ def test_lenient_passes_the_line_and_reports_it(spark, tmp_path, capsys):
     assert lines[0] == '<info:fedora/demo:1> <http://purl.org/dc/terms/title> "t1" .'
     assert summary.as_json()["syntax_errors"] == 1
     assert summary.as_json()["statements_read"] == 2999
-    assert ":2500:1: syntax error, skipped" in capsys.readouterr().err
+    assert ":2500:1: syntax error, passed through unchanged" in capsys.readouterr().err
 
 
 def test_strict_invalid_identifier_fails_with_status_1(spark, tmp_path):
