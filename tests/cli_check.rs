@@ -187,3 +187,62 @@ fn a_closed_stdout_is_an_error() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn every_format_gives_line_and_column() {
+    let dir = Dir::new("check-positions");
+    let rdfxml = dir.file(
+        "in.rdf",
+        "<?xml version=\"1.0\"?>\n\
+         <RDF xmlns=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:dc=\"http://purl.org/dc/terms/\">\n\
+         \x20 <Description about=\"info:fedora/demo%3a1\">\n\
+         \x20   <dc:relation resource=\"hdl://10013/x\"/>\n\
+         \x20 </Description>\n\
+         </RDF>\n",
+    );
+    let turtle = dir.file(
+        "in.ttl",
+        "@prefix f: <info:fedora/> .\n@prefix dc: <http://purl.org/dc/terms/> .\n\
+         f:demo%3a1 dc:relation\n    <hdl://10013/x> ;\n  dc:source f:demo%3a2 .\n",
+    );
+    for (input, expected) in [
+        (
+            &rdfxml,
+            [
+                "4:5: non-canonical fedora-object",
+                "4:5: non-canonical handle",
+            ],
+        ),
+        (
+            &turtle,
+            [
+                "3:1: non-canonical fedora-object",
+                "4:5: non-canonical handle",
+            ],
+        ),
+    ] {
+        let out = run(&["check", p(input)]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        for (line, expected) in lines.iter().zip(expected) {
+            assert!(
+                line.starts_with(&format!("{}:{expected}", p(input))),
+                "{line}\nexpected {expected}"
+            );
+        }
+    }
+    // The Turtle statement continued after `;` is located at its subject, on line 3.
+    let out = run(&["check", p(&turtle)]);
+    let stdout = text(&out.stdout);
+    let f = p(&turtle);
+    assert!(
+        stdout.contains(&format!(
+            "{f}:3:1: non-canonical fedora-object <info:fedora/demo%3a1>"
+        )) && stdout.contains(&format!(
+            "{f}:5:13: non-canonical fedora-object <info:fedora/demo%3a2>"
+        )),
+        "{stdout}"
+    );
+    assert!(!stdout.contains(":?:"), "{stdout}");
+}

@@ -137,11 +137,28 @@ fn diagnostics_find_each_iri_where_it_is_written() {
 }
 
 #[test]
-fn a_prefixed_name_has_a_line_and_no_column() {
-    let input = "@prefix info: <info:fedora/> .\n<http://ex/s> <http://ex/p>\n  info:demo%3a1 .\n";
+fn prefixed_names_relative_iris_and_continued_subjects_have_line_and_column() {
+    // `info:demo%3a1` is a prefixed name; `f:demo%3a10` is not found inside `f:demo%3a100`;
+    // the subject of the statement after `;` is where it was written, on line 3; `<demo%3a3>`
+    // is relative to the base.
+    let input = "@base <info:fedora/> .\n@prefix info: <info:fedora/> .\n\
+        info:demo%3a1 <http://ex/p>\n  info:demo%3a100, info:demo%3a10 ;\n\
+        \x20 <http://ex/q> <demo%3a3>.\n";
     let (_, heard) = rewrite(input, RdfFormat::Turtle, RdfFormat::NTriples, 1);
-    assert_eq!(heard.rewrites.len(), 1);
-    assert_eq!(heard.rewrites[0].0, Location::at_line(3));
+    let at: Vec<(String, String)> = heard
+        .rewrites
+        .iter()
+        .map(|(location, iri)| (location.to_string(), iri.clone()))
+        .collect();
+    let expected = [
+        ("3:1", "info:fedora/demo%3a1"),
+        ("4:3", "info:fedora/demo%3a100"),
+        ("3:1", "info:fedora/demo%3a1"),
+        ("4:20", "info:fedora/demo%3a10"),
+        ("3:1", "info:fedora/demo%3a1"),
+        ("5:17", "info:fedora/demo%3a3"),
+    ];
+    assert_eq!(at, expected.map(|(l, i)| (l.to_owned(), i.to_owned())));
 }
 
 #[test]
@@ -353,21 +370,75 @@ fn trusty_nanopublications_are_left_alone_when_asked() {
     );
 }
 
+/// Rewrites RDF/XML leniently, strictly read (`strict_rdfxml`) or through the legacy pre-pass.
+fn rewrite_rdfxml(input: &str, strict_rdfxml: bool) -> Heard {
+    let mut rewriter = Rewriter::new(Registry::default())
+        .with_input_format(RdfFormat::RdfXml)
+        .with_output_format(RdfFormat::NTriples)
+        .skip_syntax_errors();
+    if strict_rdfxml {
+        rewriter = rewriter.strict_rdfxml();
+    }
+    let listener = Listener::default();
+    let mut session = rewriter.session(Vec::new()).with_observer(listener.clone());
+    session
+        .rewrite(input.as_bytes())
+        .expect("lenient rewrites go on");
+    session.finish().expect("finishes");
+    listener.0.take()
+}
+
 #[test]
-fn rdfxml_findings_claim_no_line_they_do_not_know() {
+fn rdfxml_findings_are_located_at_the_xml_event_that_completes_the_statement() {
+    // The statement of an empty property element is at its start tag; one of a property with
+    // text content is completed by its end tag; columns count characters (the `é`).
     let input = r#"<?xml version="1.0"?>
 <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dc="http://purl.org/dc/terms/">
-  <rdf:Description rdf:about="info:fedora/demo%3a1"><dc:relation rdf:resource="hdl://10013/x"/></rdf:Description>
+  <rdf:Description rdf:about="info:fedora/demo%3a1">
+    <dc:relation rdf:resource="hdl://10013/x"/>
+    <dc:title>Été</dc:title> <dc:relation rdf:resource="hdl:bad name"/>
+  </rdf:Description>
 </rdf:RDF>
 "#;
-    let (_, heard) = rewrite(input, RdfFormat::RdfXml, RdfFormat::NTriples, 1);
-    assert_eq!(heard.rewrites.len(), 2);
-    assert!(
-        heard
-            .rewrites
-            .iter()
-            .all(|(location, _)| *location == Location::unknown()),
-        "{:?}",
-        heard.rewrites
+    for strict in [true, false] {
+        let heard = rewrite_rdfxml(input, strict);
+        let at = |line, column| Location::new(line, column);
+        assert_eq!(
+            heard.rewrites,
+            [
+                (at(4, 5), "info:fedora/demo%3a1".to_owned()),
+                (at(4, 5), "hdl://10013/x".to_owned()),
+                (at(5, 18), "info:fedora/demo%3a1".to_owned()),
+            ],
+            "strict: {strict}"
+        );
+        // The IRI with a space is a syntax error at its element.
+        assert_eq!(
+            heard.syntax.iter().map(|(l, _)| *l).collect::<Vec<_>>(),
+            [at(5, 30)],
+            "strict: {strict}"
+        );
+    }
+}
+
+#[test]
+fn legacy_rdfxml_is_located_in_the_input_not_in_the_corrected_document() {
+    // The pre-pass rewrites `about` into a longer qualified attribute and declares a prefix:
+    // offsets in what `oxrdfxml` reads differ from the input's, locations do not.
+    let input = "<RDF xmlns=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n  <Description about=\"info:fedora/demo%3a1\"><isMemberOf resource=\"info:fedora/demo%3a2\"/></Description>\n  <Description about=\"info:fedora/demo%3a3\">\n    <isMemberOf resource=\"hdl://10013/x\"/>\n  </Description>\n</RDF>\n";
+    let heard = rewrite_rdfxml(input, false);
+    let located: Vec<_> = heard
+        .rewrites
+        .iter()
+        .map(|(location, iri)| (location.to_string(), iri.as_str()))
+        .collect();
+    assert_eq!(
+        located,
+        [
+            ("2:45".to_owned(), "info:fedora/demo%3a1"),
+            ("2:45".to_owned(), "info:fedora/demo%3a2"),
+            ("4:5".to_owned(), "info:fedora/demo%3a3"),
+            ("4:5".to_owned(), "hdl://10013/x"),
+        ]
     );
 }

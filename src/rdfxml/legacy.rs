@@ -33,13 +33,16 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+use super::EventMarks;
 use crate::rewrite::Location;
 use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesStart, BytesText, Event};
 use quick_xml::name::{Namespace, PrefixDeclaration, QName, ResolveResult};
 use quick_xml::{NsReader, Writer};
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::io::{self, BufRead, Read};
+use std::rc::Rc;
 
 const RDF_NS: &[u8] = b"http://www.w3.org/1999/02/22-rdf-syntax-ns#";
 
@@ -139,6 +142,10 @@ pub struct LegacyRdfXml<R, W> {
     buf: Vec<u8>,
     out: Vec<u8>,
     out_pos: usize,
+    /// The offset in the corrected document where `out` starts.
+    out_offset: u64,
+    /// Where each written tag was in the input, when asked for ([`Self::marking`]).
+    marks: Option<Rc<RefCell<EventMarks>>>,
     done: bool,
 }
 
@@ -159,8 +166,18 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             buf: Vec::new(),
             out: Vec::new(),
             out_pos: 0,
+            out_offset: 0,
+            marks: None,
             done: false,
         }
+    }
+
+    /// Records in `marks` where each tag of the corrected document was in the input, so that
+    /// what is parsed from it can be located in the input.
+    #[must_use]
+    pub fn marking(mut self, marks: Rc<RefCell<EventMarks>>) -> Self {
+        self.marks = Some(marks);
+        self
     }
 
     /// Where the next event starts: the XML reader consumes the `<` that ends a text.
@@ -200,17 +217,17 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
                 self.flush_pending(false);
                 let (start, children, declared) = self.element(start, at);
                 self.stack.push((children, declared));
-                self.write(Event::Start(start))?;
+                self.write(Event::Start(start), at)?;
             }
             Event::Empty(start) => {
                 self.flush_pending(false);
                 let (start, ..) = self.element(start, at);
-                self.write(Event::Empty(start))?;
+                self.write(Event::Empty(start), at)?;
             }
             Event::End(end) => {
                 let closes_object = self.stack.pop().map(|(c, _)| c) == Some(Children::Object);
                 self.flush_pending(closes_object);
-                self.write(Event::End(end))?;
+                self.write(Event::End(end), at)?;
             }
             Event::Eof => {
                 self.flush_pending(false);
@@ -218,7 +235,7 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             }
             other => {
                 self.flush_pending(true);
-                self.write(other)?;
+                self.write(other, at)?;
             }
         }
         Ok(())
@@ -243,7 +260,12 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
         let _ = Writer::new(&mut self.out).write_event(Event::Text(text));
     }
 
-    fn write(&mut self, event: Event<'_>) -> io::Result<()> {
+    /// Writes `event`, which was at `at` in the input.
+    fn write(&mut self, event: Event<'_>, at: Location) -> io::Result<()> {
+        if let Some(marks) = &self.marks {
+            let offset = self.out_offset + self.out.len() as u64;
+            marks.borrow_mut().mark(offset, at);
+        }
         Writer::new(&mut self.out).write_event(event)
     }
 
@@ -401,6 +423,7 @@ impl<R: BufRead, W: FnMut(Location, String)> Read for LegacyRdfXml<R, W> {
 impl<R: BufRead, W: FnMut(Location, String)> BufRead for LegacyRdfXml<R, W> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         while self.out_pos == self.out.len() && !self.done {
+            self.out_offset += self.out.len() as u64;
             self.out.clear();
             self.out_pos = 0;
             // Events are small: gather a few kilobytes before handing them on.

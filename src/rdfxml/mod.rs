@@ -2,5 +2,7 @@
 //! rapper, rdflib and Jena read.
 
 mod legacy;
+mod marks;
 
 pub use legacy::{LegacyRdfXml, XmlError};
+pub use marks::{EventMarks, TagMarks};

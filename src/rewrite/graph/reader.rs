@@ -1,6 +1,7 @@
 //! Reading RDF statement by statement, with the text of the lines each statement spans: the
 //! text formats through `oxttl`'s low-level parsers fed one line at a time, RDF/XML through
-//! `oxrdfio`.
+//! `oxrdfxml` with the input location of the XML event that completes each statement
+//! (`crate::rdfxml`).
 //!
 //! After a syntax error, reading starts again with a new parser (knowing the prefixes and base
 //! declared so far) at the line after the one where the error was found — not where the lexer
@@ -9,9 +10,10 @@
 //! bytes). In TriG, the new parser is put back into the graph block the error was in.
 
 use super::super::{Location, RewriteError, SyntaxError};
-use crate::rdfxml::{LegacyRdfXml, XmlError};
+use crate::rdfxml::{EventMarks, LegacyRdfXml, TagMarks, XmlError};
 use oxrdf::{GraphName, Quad, Triple};
 use oxrdfio::{RdfFormat, RdfParser};
+use oxrdfxml::{RdfXmlParseError, RdfXmlParser};
 use oxttl::nquads::LowLevelNQuadsParser;
 use oxttl::ntriples::LowLevelNTriplesParser;
 use oxttl::trig::LowLevelTriGParser;
@@ -34,11 +36,36 @@ pub(crate) enum Item {
 }
 
 /// The lines an item spans (for a statement, from the line the previous one ended on), with
-/// the number of the first.
+/// the number of the first; for an item read without its lines (RDF/XML), no text and where it
+/// is.
 #[derive(Clone, Copy)]
 pub(crate) struct Span<'a> {
+    /// The first line (0: unknown).
     pub(crate) first_line: u64,
+    /// The column on `first_line`, known for an item read without its lines: the start of the
+    /// XML event that completes it.
+    pub(crate) column: Option<u64>,
     pub(crate) text: &'a [u8],
+}
+
+impl Span<'_> {
+    /// An item read without its lines, at `location`.
+    fn at(location: Location) -> Self {
+        Span {
+            first_line: location.line().unwrap_or(0),
+            column: location.column(),
+            text: b"",
+        }
+    }
+
+    /// Where the item starts, as far as known without searching its text.
+    pub(crate) fn start(&self) -> Location {
+        match (self.first_line, self.column) {
+            (0, _) => Location::unknown(),
+            (line, Some(column)) => Location::new(line, column),
+            (line, None) => Location::at_line(line),
+        }
+    }
 }
 
 /// Prefixes and base IRI, as declared by the input when its first statement is read.
@@ -185,8 +212,8 @@ impl<'p> Reader<'p> {
         }
     }
 
-    /// Reads every item of `input`. `on_item` gets each item, the lines it spans (none for
-    /// RDF/XML) and, to call before the first statement, the input's declarations.
+    /// Reads every item of `input`. `on_item` gets each item, the lines it spans (for RDF/XML,
+    /// where it is) and, to call before the first statement, the input's declarations.
     pub(crate) fn read(
         &self,
         input: impl BufRead,
@@ -198,29 +225,76 @@ impl<'p> Reader<'p> {
         }
     }
 
-    /// RDF/XML (and any other format `oxrdfio` reads), RDF/XML through the legacy pre-pass
-    /// unless `strict_rdfxml`.
+    /// RDF/XML through the legacy pre-pass unless `strict_rdfxml`, with the input location of
+    /// each statement and error; any other format `oxrdfio` reads, without locations.
     fn read_other(
         &self,
         input: impl BufRead,
         on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
     ) -> Result<(), RewriteError> {
-        if self.format != RdfFormat::RdfXml || self.strict_rdfxml {
-            return self.parse_other(input, &RefCell::default(), on_item);
+        if self.format != RdfFormat::RdfXml {
+            return self.parse_other(input, on_item);
         }
         let warnings: RefCell<Vec<(Location, String)>> = RefCell::default();
+        let marks = Rc::new(RefCell::new(EventMarks::default()));
+        if self.strict_rdfxml {
+            let input = TagMarks::new(input, Rc::clone(&marks));
+            return self.parse_rdfxml(input, &marks, &warnings, on_item);
+        }
         let legacy = LegacyRdfXml::new(input, |at, message| {
             warnings.borrow_mut().push((at, message));
-        });
-        self.parse_other(legacy, &warnings, on_item)
+        })
+        .marking(Rc::clone(&marks));
+        self.parse_rdfxml(legacy, &marks, &warnings, on_item)
     }
 
-    /// Parses with `oxrdfio`; `warnings` (filled by the legacy pre-pass as it reads) are handed
-    /// on as they come.
+    /// Parses RDF/XML with `oxrdfxml`, locating each statement and error at the XML event that
+    /// completes it (`marks`, filled as `input` is read); `warnings` (filled by the legacy
+    /// pre-pass as it reads) are handed on as they come.
+    fn parse_rdfxml(
+        &self,
+        input: impl Read,
+        marks: &RefCell<EventMarks>,
+        warnings: &RefCell<Vec<(Location, String)>>,
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+    ) -> Result<(), RewriteError> {
+        let mut parser = RdfXmlParser::new();
+        if let Some(base) = self.base {
+            parser = parser.with_base_iri(base).map_err(bad_base)?;
+        }
+        let mut triples = parser.for_reader(input);
+        while let Some(result) = triples.next() {
+            tell_warnings(warnings, on_item)?;
+            let at = marks
+                .borrow_mut()
+                .event_ending_at(triples.buffer_position());
+            let item = match result {
+                Ok(triple) => Item::Statement(triple.in_graph(GraphName::DefaultGraph)),
+                Err(RdfXmlParseError::Io(e)) => match malformed_xml(&e) {
+                    Some(error) => Item::SyntaxError(error),
+                    None => return Err(RewriteError::Io(e)),
+                },
+                Err(RdfXmlParseError::Syntax(e)) => {
+                    Item::SyntaxError(SyntaxError::new(at, e.to_string()))
+                }
+            };
+            let declarations = || {
+                let mut prefixes: Vec<_> = triples
+                    .prefixes()
+                    .map(|(n, i)| (n.to_owned(), i.to_owned()))
+                    .collect();
+                prefixes.sort();
+                (prefixes, triples.base_iri().map(str::to_owned))
+            };
+            on_item(item, Span::at(at), &declarations)?;
+        }
+        tell_warnings(warnings, on_item)
+    }
+
+    /// Parses a format other than RDF/XML with `oxrdfio`.
     fn parse_other(
         &self,
         input: impl Read,
-        warnings: &RefCell<Vec<(Location, String)>>,
         on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
     ) -> Result<(), RewriteError> {
         let mut parser = RdfParser::from_format(self.format);
@@ -228,18 +302,10 @@ impl<'p> Reader<'p> {
             parser = parser.with_base_iri(base).map_err(bad_base)?;
         }
         let mut quads = parser.for_reader(input);
-        let nowhere = Span {
-            first_line: 0,
-            text: b"",
-        };
         while let Some(result) = quads.next() {
-            tell_warnings(warnings, on_item)?;
             let item = match result {
                 Ok(quad) => Item::Statement(quad),
-                Err(oxrdfio::RdfParseError::Io(e)) => match malformed_xml(&e) {
-                    Some(error) => Item::SyntaxError(error),
-                    None => return Err(RewriteError::Io(e)),
-                },
+                Err(oxrdfio::RdfParseError::Io(e)) => return Err(RewriteError::Io(e)),
                 Err(oxrdfio::RdfParseError::Syntax(e)) => {
                     let location = e.location().map_or(Location::unknown(), |l| {
                         Location::new(l.start.line + 1, l.start.column + 1)
@@ -255,9 +321,9 @@ impl<'p> Reader<'p> {
                 prefixes.sort();
                 (prefixes, quads.base_iri().map(str::to_owned))
             };
-            on_item(item, nowhere, &declarations)?;
+            on_item(item, Span::at(Location::unknown()), &declarations)?;
         }
-        tell_warnings(warnings, on_item)
+        Ok(())
     }
 }
 
@@ -267,12 +333,12 @@ fn tell_warnings(
     on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
 ) -> Result<(), RewriteError> {
     let told: Vec<_> = warnings.borrow_mut().drain(..).collect();
-    let nowhere = Span {
-        first_line: 0,
-        text: b"",
-    };
     told.into_iter().try_for_each(|(at, message)| {
-        on_item(Item::Warning(at, message), nowhere, &Declarations::default)
+        on_item(
+            Item::Warning(at, message),
+            Span::at(at),
+            &Declarations::default,
+        )
     })
 }
 
@@ -333,6 +399,7 @@ impl Pending {
             .map_or(self.text.len(), |&(start, ..)| start);
         Span {
             first_line: self.lines.front().map_or(0, |&(_, n, _)| n),
+            column: None,
             text: &self.text[..end],
         }
     }

@@ -15,6 +15,9 @@ use oxrdf::{BlankNode, GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::HashMap;
 use std::ops::Range;
 
+/// A [`Span`] kept in a batch: the first line, the column, and the range of the text.
+type SpanRecord = (u64, Option<u64>, Range<usize>);
+
 /// Statements parsed from a graph format, on their way to the worker, each with the lines it
 /// spans (kept once for the statements that share them).
 #[derive(Debug, Default)]
@@ -22,8 +25,8 @@ pub(crate) struct GraphBatch {
     /// The input's prefixes and base, with the first batch.
     pub(crate) declarations: Option<Declarations>,
     pub(crate) quads: Vec<Quad>,
-    /// Per statement: the number of the first line it spans and their range in `text`.
-    spans: Vec<(u64, Range<usize>)>,
+    /// Per statement: where it starts and the range of its lines in `text`.
+    spans: Vec<SpanRecord>,
     text: Vec<u8>,
 }
 
@@ -32,11 +35,12 @@ impl GraphBatch {
     pub(crate) const SIZE: usize = 4096;
 
     pub(crate) fn push(&mut self, quad: Quad, span: Span<'_>) {
-        let same = self.spans.last().is_some_and(|(first, range)| {
-            *first == span.first_line && self.text[range.clone()] == *span.text
+        let same = self.spans.last().is_some_and(|(line, column, range)| {
+            (*line, *column) == (span.first_line, span.column)
+                && self.text[range.clone()] == *span.text
         });
         let range = match self.spans.last() {
-            Some((_, range)) if same => range.clone(),
+            Some((.., range)) if same => range.clone(),
             _ => {
                 let start = self.text.len();
                 self.text.extend_from_slice(span.text);
@@ -44,7 +48,17 @@ impl GraphBatch {
             }
         };
         self.quads.push(quad);
-        self.spans.push((span.first_line, range));
+        self.spans.push((span.first_line, span.column, range));
+    }
+
+    /// The span of statement `index` in `spans` (taken from a batch) over `text`.
+    fn span<'t>(spans: &[SpanRecord], text: &'t [u8], index: usize) -> Span<'t> {
+        let (first_line, column, range) = &spans[index];
+        Span {
+            first_line: *first_line,
+            column: *column,
+            text: &text[range.clone()],
+        }
     }
 
     pub(crate) fn clear(&mut self) {
@@ -63,6 +77,8 @@ pub(crate) struct GraphWorker<'r> {
     /// statement (`--collapse`).
     uncollapsed: Cache,
     labels: BlankNodeLabels,
+    /// The input's prefixes and base, to find the IRIs written with them.
+    declared: Declarations,
 }
 
 impl<'r> GraphWorker<'r> {
@@ -74,12 +90,17 @@ impl<'r> GraphWorker<'r> {
             cache: Cache::with_mapping(rewriter.mapping.as_ref(), true),
             uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
             labels: BlankNodeLabels::for_input(input),
+            declared: Declarations::default(),
         }
     }
 
     /// Canonicalizes the statements of `batch`; what is found goes to `found`.
     pub(crate) fn map(&mut self, batch: &mut GraphBatch, found: &mut Found) {
         found.clear();
+        if let Some(declarations) = &batch.declarations {
+            self.declared.clone_from(declarations);
+        }
+        let declared = &self.declared;
         let (rewriter, needs, cache) = (self.rewriter, self.needs, &mut self.cache);
         let uncollapsed = &mut self.uncollapsed;
         let (spans, text) = (&batch.spans, &batch.text);
@@ -88,30 +109,27 @@ impl<'r> GraphWorker<'r> {
         let mut statement_lines = Vec::new();
         batch.quads = quads
             .into_iter()
-            .zip(spans)
-            .filter_map(|(quad, (first_line, range))| {
-                let span = Span {
-                    first_line: *first_line,
-                    text: &text[range.clone()],
-                };
+            .enumerate()
+            .filter_map(|(index, quad)| {
+                let span = GraphBatch::span(spans, text, index);
                 let quad = self.labels.relabel(quad);
                 let protected = is_protected(&quad.graph_name);
                 if protected && rewriter.keep_signed {
                     found.signed_statements_kept += 1;
-                    statement_lines.push((*first_line, range.clone()));
+                    statement_lines.push(spans[index].clone());
                     return Some(quad);
                 }
                 let sides = equivalence_sides(rewriter, uncollapsed, &quad);
                 let mut changed = false;
                 let mapped = map_quad(quad, &mut |iri| {
-                    let location = || finder.find(span, iri);
+                    let location = || finder.find(span, iri, declared);
                     let canonical = look_up(cache, &rewriter.registry, needs, iri, location, found);
                     changed |= canonical.is_some();
                     canonical.map(str::to_owned)
                 });
                 if protected && changed {
                     found.events.push(Event::Warning {
-                        location: Location::at_line(*first_line),
+                        location: span.start(),
                         message: rewrite_warning(&mapped.graph_name),
                     });
                 }
@@ -127,7 +145,7 @@ impl<'r> GraphWorker<'r> {
                         ..mapped
                     },
                 };
-                statement_lines.push((*first_line, range.clone()));
+                statement_lines.push(spans[index].clone());
                 Some(mapped)
             })
             .collect();
@@ -143,11 +161,7 @@ impl<'r> GraphWorker<'r> {
                         error,
                     } = event
                     {
-                        let (first_line, range) = &statement_lines[index];
-                        let span = Span {
-                            first_line: *first_line,
-                            text: &text[range.clone()],
-                        };
+                        let span = GraphBatch::span(&statement_lines, text, index);
                         found.events.push(Event::Invalid {
                             location: locate_literal(span, value),
                             iri: value.into(),
@@ -182,6 +196,9 @@ impl<'r> GraphWorker<'r> {
 /// first character when it is written quoted as it is, else the statement's last line.
 fn locate_literal(span: Span<'_>, value: &str) -> Location {
     let text = span.text;
+    if text.is_empty() {
+        return span.start();
+    }
     let lines_before = |at: usize| text[..at].iter().filter(|&&b| b == b'\n').count() as u64;
     let quoted = ['"', '\''].map(|quote| format!("{quote}{value}{quote}"));
     let found = quoted
@@ -234,48 +251,106 @@ fn equivalence_sides(
     })
 }
 
-/// Finds where IRIs are written out in full (`<iri>`) in the lines of a statement, in order: a
-/// repeated IRI is found at its next occurrence. An IRI written otherwise (a prefixed name, a
-/// relative IRI) gets the statement's last line and no column.
+/// Finds where IRIs are written in the lines of a statement, in order (a repeated IRI is found
+/// at its next occurrence): in full (`<iri>`), relative to the base (`<rest>`), or as a
+/// prefixed name (`dc:title`) with a prefix declared before the first statement. An IRI not in
+/// the statement's lines because it continues an earlier one (after `;` or `,`) is where it was
+/// found in the lines before. An IRI written otherwise (an escaped local name, a prefix
+/// declared later) gets the statement's last line and no column.
 #[derive(Default)]
 struct IriFinder {
     span_start: usize,
     from: usize,
+    /// The IRIs found in the current lines and in the lines before them.
+    found: Vec<(String, Location)>,
+    found_before: Vec<(String, Location)>,
 }
 
 impl IriFinder {
-    fn find(&mut self, span: Span<'_>, iri: &str) -> Location {
-        if span.first_line == 0 {
-            // Read from a format without lines (RDF/XML).
-            return Location::unknown();
+    fn find(&mut self, span: Span<'_>, iri: &str, declared: &Declarations) -> Location {
+        if span.text.is_empty() {
+            // Read without lines (RDF/XML).
+            return span.start();
         }
         let start = span.text.as_ptr() as usize;
         if start != self.span_start {
             (self.span_start, self.from) = (start, 0);
+            self.found_before = std::mem::take(&mut self.found);
         }
         let text = span.text;
-        let written = |from: usize| {
-            let mut at = from;
-            while let Some(found) = memchr::memmem::find(&text[at..], iri.as_bytes()) {
-                let i = at + found;
-                if i > 0 && text[i - 1] == b'<' && text.get(i + iri.len()) == Some(&b'>') {
-                    return Some(i - 1);
-                }
-                at = i + 1;
+        let (prefixes, base) = declared;
+        let relative = base.as_deref().and_then(|base| iri.strip_prefix(base));
+        let prefixed = prefixes.iter().filter_map(|(name, namespace)| {
+            let local = iri.strip_prefix(namespace.as_str())?;
+            Some(Written::Prefixed(name, local))
+        });
+        let forms = [Some(Written::Full(iri)), relative.map(Written::Full)];
+        let found = forms
+            .into_iter()
+            .flatten()
+            .chain(prefixed)
+            .find_map(|form| form.find(text, self.from).or_else(|| form.find(text, 0)));
+        let Some((at, end)) = found else {
+            if let Some(&(_, location)) = self.found_before.iter().find(|(seen, _)| seen == iri) {
+                // Kept for the statements that continue this one.
+                self.found.push((iri.to_owned(), location));
+                return location;
             }
-            None
-        };
-        let Some(at) = written(self.from).or_else(|| written(0)) else {
             let lines = text.iter().filter(|&&b| b == b'\n').count() as u64;
             let last = span.first_line + lines.saturating_sub(u64::from(text.ends_with(b"\n")));
             return Location::at_line(last.max(1));
         };
-        self.from = at + iri.len() + 2;
+        self.from = end;
         let line_start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
         let line =
             span.first_line + text[..line_start].iter().filter(|&&b| b == b'\n').count() as u64;
-        Location::new(line, column(&text[line_start..], at - line_start))
+        let location = Location::new(line, column(&text[line_start..], at - line_start));
+        self.found.push((iri.to_owned(), location));
+        location
     }
+}
+
+/// A way an IRI can be written in Turtle or TriG.
+#[derive(Clone, Copy)]
+enum Written<'a> {
+    /// Between `<` and `>`.
+    Full(&'a str),
+    /// A prefix name, `:` and a local name written as it is.
+    Prefixed(&'a str, &'a str),
+}
+
+impl Written<'_> {
+    /// The first place at or after `from` where `text` holds this form, as a byte range.
+    fn find(self, text: &[u8], from: usize) -> Option<(usize, usize)> {
+        let (needle, whole_name) = match self {
+            Self::Full(iri) => ([b"<", iri.as_bytes(), b">"].concat(), false),
+            Self::Prefixed(name, local) => {
+                ([name.as_bytes(), b":", local.as_bytes()].concat(), true)
+            }
+        };
+        let mut at = from;
+        while let Some(found) = memchr::memmem::find(text.get(at..)?, &needle) {
+            let (start, end) = (at + found, at + found + needle.len());
+            if !whole_name || is_whole_name(text, start, end) {
+                return Some((start, end));
+            }
+            at = start + 1;
+        }
+        None
+    }
+}
+
+/// Whether `text[start..end]` is a whole prefixed name: not part of a longer name or IRI.
+fn is_whole_name(text: &[u8], start: usize, end: usize) -> bool {
+    let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || b"_-:%.\\".contains(&b) || b >= 0x80;
+    let before_ok = start == 0 || !(is_name_byte(text[start - 1]) || text[start - 1] == b'/');
+    let after_ok = match text.get(end) {
+        None => true,
+        // A name does not end with `.`: a `.` followed by a name character continues it.
+        Some(b'.') => !text.get(end + 1).is_some_and(|&b| is_name_byte(b)),
+        Some(&b) => !is_name_byte(b),
+    };
+    before_ok && after_ok
 }
 
 /// Labels for the blank nodes a parser made up (for `[]`, collections, RDF/XML nodes without
