@@ -40,6 +40,9 @@ pub struct Session<'s, W: Write> {
     pub(crate) report: Report,
     /// The inputs started so far (a byte-order mark is kept only in the first).
     pub(crate) inputs: u64,
+    /// Where each line of the input being rewritten came from, for generated input
+    /// ([`Self::rewrite_generated`]).
+    origins: Vec<Location>,
 }
 
 impl<W: Write> fmt::Debug for Session<'_, W> {
@@ -80,6 +83,7 @@ impl<'s, W: Write> Session<'s, W> {
             warned: HashSet::new(),
             report: Report::default(),
             inputs: 0,
+            origins: Vec::new(),
         }
     }
 
@@ -155,6 +159,53 @@ impl<'s, W: Write> Session<'s, W> {
         self.rewrite_input(input, Some(base_iri))
     }
 
+    /// Rewrites input generated from another document (FOXML's datastreams, written out as
+    /// N-Quads): what is found on line `n` of `input` is reported at `origins[n - 1]`, where
+    /// that statement is in the document — not at a line of text the user never saw.
+    ///
+    /// ```
+    /// use pidcanon::rewrite::{Location, Observer, RdfFormat, Rewriter};
+    /// use pidcanon::{Kind, Registry};
+    ///
+    /// struct Heard(Vec<String>);
+    /// impl Observer for &mut Heard {
+    ///     fn rewritten(&mut self, at: Location, original: &str, _: &str, _: Kind) {
+    ///         self.0.push(format!("{at} {original}"));
+    ///     }
+    /// }
+    ///
+    /// let rewriter = Rewriter::new(Registry::default()).with_input_format(RdfFormat::NQuads);
+    /// let mut heard = Heard(Vec::new());
+    /// let mut session = rewriter.session(Vec::new()).with_observer(&mut heard);
+    /// let generated = b"<info:fedora/demo%3a1> <http://p> <hdl://10013/x> .\n";
+    /// session.rewrite_generated(&generated[..], vec![Location::new(37, 25)])?;
+    /// session.finish()?;
+    /// assert_eq!(heard.0, ["37:25 info:fedora/demo%3a1", "37:25 hdl://10013/x"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn rewrite_generated(
+        &mut self,
+        input: impl BufRead,
+        origins: Vec<Location>,
+    ) -> Result<(), RewriteError> {
+        self.origins = origins;
+        let result = self.rewrite_input(input, None);
+        self.origins.clear();
+        result
+    }
+
+    /// `location` in the input, or where it came from for generated input.
+    fn origin(&self, location: Location) -> Location {
+        location
+            .line()
+            .and_then(|line| {
+                self.origins
+                    .get(usize::try_from(line).ok()?.checked_sub(1)?)
+            })
+            .copied()
+            .unwrap_or(location)
+    }
+
     fn rewrite_input(
         &mut self,
         input: impl BufRead,
@@ -222,13 +273,16 @@ impl<'s, W: Write> Session<'s, W> {
                     original,
                     canonical,
                     kind,
-                } => self.rewritten(location.after(lines_before), &original, &canonical, kind)?,
+                } => {
+                    let location = self.origin(location.after(lines_before));
+                    self.rewritten(location, &original, &canonical, kind)?;
+                }
                 Event::Invalid {
                     location,
                     iri,
                     error,
                 } => {
-                    let location = location.after(lines_before);
+                    let location = self.origin(location.after(lines_before));
                     self.report.invalid_identifiers += 1;
                     if self.rewriter.fail_on_invalid {
                         return Err(RewriteError::InvalidIdentifier {
@@ -248,8 +302,8 @@ impl<'s, W: Write> Session<'s, W> {
                 }
                 Event::Warning { location, message } => {
                     if !self.warned.contains(&message) {
-                        self.observer
-                            .warning(location.after(lines_before), &message);
+                        let location = self.origin(location.after(lines_before));
+                        self.observer.warning(location, &message);
                         self.warned.insert(message);
                     }
                 }
@@ -270,6 +324,7 @@ impl<'s, W: Write> Session<'s, W> {
         text: &[u8],
     ) -> Result<Recovery, RewriteError> {
         self.report.syntax_errors += 1;
+        let error = SyntaxError::new(self.origin(error.location()), error.message());
         if !self.rewriter.skip_syntax_errors {
             return Err(error.into());
         }
@@ -290,7 +345,7 @@ impl<'s, W: Write> Session<'s, W> {
     /// mode): counted and told to the observer.
     pub(crate) fn warning(&mut self, location: Location, message: &str) {
         self.report.warnings += 1;
-        self.observer.warning(location, message);
+        self.observer.warning(self.origin(location), message);
     }
 
     /// Tells the observer of a rewrite, and writes it to the links and map the first time.
