@@ -2,7 +2,9 @@
 //! rapper, rdflib and Jena read.
 
 mod legacy;
+mod located;
 mod marks;
 
 pub use legacy::{LegacyRdfXml, XmlError};
+pub use located::LocatedRdfXml;
 pub use marks::{EventMarks, TagMarks};

@@ -10,7 +10,7 @@
 //! bytes). In TriG, the new parser is put back into the graph block the error was in.
 
 use super::super::{Location, RewriteError, SyntaxError};
-use crate::rdfxml::{EventMarks, LegacyRdfXml, TagMarks, XmlError};
+use crate::rdfxml::{LocatedRdfXml, XmlError};
 use oxrdf::{GraphName, Quad, Triple};
 use oxrdfio::{RdfFormat, RdfParser};
 use oxrdfxml::{RdfXmlParseError, RdfXmlParser};
@@ -236,59 +236,18 @@ impl<'p> Reader<'p> {
             return self.parse_other(input, on_item);
         }
         let warnings: RefCell<Vec<(Location, String)>> = RefCell::default();
-        let marks = Rc::new(RefCell::new(EventMarks::default()));
-        if self.strict_rdfxml {
-            let input = TagMarks::new(input, Rc::clone(&marks));
-            return self.parse_rdfxml(input, &marks, &warnings, on_item);
-        }
-        let legacy = LegacyRdfXml::new(input, |at, message| {
-            warnings.borrow_mut().push((at, message));
-        })
-        .marking(Rc::clone(&marks));
-        self.parse_rdfxml(legacy, &marks, &warnings, on_item)
-    }
-
-    /// Parses RDF/XML with `oxrdfxml`, locating each statement and error at the XML event that
-    /// completes it (`marks`, filled as `input` is read); `warnings` (filled by the legacy
-    /// pre-pass as it reads) are handed on as they come.
-    fn parse_rdfxml(
-        &self,
-        input: impl Read,
-        marks: &RefCell<EventMarks>,
-        warnings: &RefCell<Vec<(Location, String)>>,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-    ) -> Result<(), RewriteError> {
         let mut parser = RdfXmlParser::new();
         if let Some(base) = self.base {
             parser = parser.with_base_iri(base).map_err(bad_base)?;
         }
-        let mut triples = parser.for_reader(input);
-        while let Some(result) = triples.next() {
-            tell_warnings(warnings, on_item)?;
-            let at = marks
-                .borrow_mut()
-                .event_ending_at(triples.buffer_position());
-            let item = match result {
-                Ok(triple) => Item::Statement(triple.in_graph(GraphName::DefaultGraph)),
-                Err(RdfXmlParseError::Io(e)) => match malformed_xml(&e) {
-                    Some(error) => Item::SyntaxError(error),
-                    None => return Err(RewriteError::Io(e)),
-                },
-                Err(RdfXmlParseError::Syntax(e)) => {
-                    Item::SyntaxError(SyntaxError::new(at, e.to_string()))
-                }
-            };
-            let declarations = || {
-                let mut prefixes: Vec<_> = triples
-                    .prefixes()
-                    .map(|(n, i)| (n.to_owned(), i.to_owned()))
-                    .collect();
-                prefixes.sort();
-                (prefixes, triples.base_iri().map(str::to_owned))
-            };
-            on_item(item, Span::at(at), &declarations)?;
+        if self.strict_rdfxml {
+            let triples = LocatedRdfXml::strict(parser, input);
+            return parse_rdfxml(triples, &warnings, on_item);
         }
-        tell_warnings(warnings, on_item)
+        let triples = LocatedRdfXml::legacy(parser, input, |at, message| {
+            warnings.borrow_mut().push((at, message));
+        });
+        parse_rdfxml(triples, &warnings, on_item)
     }
 
     /// Parses a format other than RDF/XML with `oxrdfio`.
@@ -325,6 +284,38 @@ impl<'p> Reader<'p> {
         }
         Ok(())
     }
+}
+
+/// Hands on the statements and errors of RDF/XML, each located at the XML event that completes
+/// it, and `warnings` (filled by the legacy pre-pass as it reads) as they come.
+fn parse_rdfxml(
+    mut triples: LocatedRdfXml<'_>,
+    warnings: &RefCell<Vec<(Location, String)>>,
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+) -> Result<(), RewriteError> {
+    while let Some((result, at)) = triples.next() {
+        tell_warnings(warnings, on_item)?;
+        let item = match result {
+            Ok(triple) => Item::Statement(triple.in_graph(GraphName::DefaultGraph)),
+            Err(RdfXmlParseError::Io(e)) => match malformed_xml(&e) {
+                Some(error) => Item::SyntaxError(error),
+                None => return Err(RewriteError::Io(e)),
+            },
+            Err(RdfXmlParseError::Syntax(e)) => {
+                Item::SyntaxError(SyntaxError::new(at, e.to_string()))
+            }
+        };
+        let declarations = || {
+            let mut prefixes: Vec<_> = triples
+                .prefixes()
+                .map(|(n, i)| (n.to_owned(), i.to_owned()))
+                .collect();
+            prefixes.sort();
+            (prefixes, triples.base_iri().map(str::to_owned))
+        };
+        on_item(item, Span::at(at), &declarations)?;
+    }
+    tell_warnings(warnings, on_item)
 }
 
 /// Hands the warnings gathered so far to `on_item`.
