@@ -40,6 +40,8 @@ pub struct Session<'s, W: Write> {
     pub(crate) report: Report,
     /// The inputs started so far (a byte-order mark is kept only in the first).
     pub(crate) inputs: u64,
+    /// The single-threaded line worker, kept from one input to the next.
+    pub(crate) serial: Option<Box<super::line::SerialWorker<'s>>>,
 }
 
 impl<W: Write> fmt::Debug for Session<'_, W> {
@@ -80,6 +82,7 @@ impl<'s, W: Write> Session<'s, W> {
             warned: HashSet::new(),
             report: Report::default(),
             inputs: 0,
+            serial: None,
         }
     }
 
