@@ -332,6 +332,19 @@ fn unreadable_files_say_why() {
         matches!(error, FoxmlError::Xml { offset, .. } if offset > 100),
         "{error}"
     );
+    // The content of a datastream that is not read (the audit trail) is skipped, but its tags
+    // must still match.
+    let broken_audit = object(
+        "",
+        r#"<foxml:datastream ID="AUDIT" CONTROL_GROUP="X" STATE="A"><foxml:datastreamVersion ID="AUDIT.0" CREATED="2010-01-01T00:00:00Z">
+<foxml:xmlContent><audit:auditTrail xmlns:audit="info:fedora/fedora-system:def/audit#"><audit:record></audit:recordX></audit:auditTrail></foxml:xmlContent>
+</foxml:datastreamVersion></foxml:datastream>"#,
+    );
+    let error = FoxmlObject::read(broken_audit.as_bytes()).expect_err("malformed audit trail");
+    assert!(
+        matches!(&error, FoxmlError::Xml { message, .. } if message.contains("audit:record")),
+        "{error}"
+    );
     let managed = object(
         "",
         r#"<foxml:datastream ID="RELS-EXT" CONTROL_GROUP="M" STATE="A"><foxml:datastreamVersion ID="RELS-EXT.0" CREATED="2010-01-01T00:00:00Z">
@@ -415,6 +428,30 @@ fn an_object_store_is_rewritten_in_a_stable_order_one_graph_per_object() {
         String::from_utf8_lossy(&properties.stdout).lines().count(),
         with_properties
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_in_an_object_store_is_followed() {
+    // The walk takes the kind of an entry from the directory listing; a link is looked at.
+    let store = object_store(false);
+    let outer = tempfile::tempdir().expect("temp dir");
+    std::os::unix::fs::symlink(store.path(), outer.path().join("linked")).expect("symlink");
+    let direct = run_pidcanon(
+        &["rewrite", "-q", store.path().to_str().expect("UTF-8")],
+        b"",
+    );
+    let linked = run_pidcanon(
+        &["rewrite", "-q", outer.path().to_str().expect("UTF-8")],
+        b"",
+    );
+    assert!(
+        linked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&linked.stderr)
+    );
+    assert!(!direct.stdout.is_empty());
+    assert_eq!(direct.stdout, linked.stdout);
 }
 
 #[test]

@@ -5,10 +5,12 @@
 use super::files::Input;
 use indicatif::{ProgressBar, ProgressStyle};
 use oxrdf::{GraphName, NamedNode};
-use pidcanon::foxml::{FoxmlObject, FoxmlOptions, ObjectStore, looks_like_foxml, read_objects};
+use pidcanon::foxml::{
+    FoxmlError, FoxmlObject, FoxmlOptions, ObjectStore, looks_like_foxml, read_objects,
+};
 use pidcanon::rewrite::{RewriteError, Session};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{self, BufReader, IsTerminal, Read, Write};
 use std::path::Path;
 
 /// How FOXML inputs are read.
@@ -53,9 +55,9 @@ struct Converted {
     warnings: Vec<String>,
 }
 
-/// Reads one FOXML object into N-Quads.
-fn convert(input: impl BufRead, run: &FoxmlRun) -> Result<Converted, String> {
-    let object = FoxmlObject::read(input).map_err(|e| e.to_string())?;
+/// One FOXML object's statements as N-Quads.
+fn convert(object: Result<FoxmlObject, FoxmlError>, run: &FoxmlRun) -> Result<Converted, String> {
+    let object = object.map_err(|e| e.to_string())?;
     let graph = if run.named_graphs {
         let iri = NamedNode::new(object.iri()).map_err(|e| format!("PID: {e}"))?;
         GraphName::NamedNode(iri)
@@ -77,8 +79,8 @@ fn convert(input: impl BufRead, run: &FoxmlRun) -> Result<Converted, String> {
 }
 
 fn convert_file(path: &Path, run: &FoxmlRun) -> Result<Converted, String> {
-    let file = File::open(path).map_err(|e| e.to_string())?;
-    convert(BufReader::with_capacity(1 << 14, file), run)
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    convert(FoxmlObject::parse(&bytes), run)
 }
 
 /// Rewrites every FOXML input into the session. `on_object` hears each object's path before
@@ -93,7 +95,8 @@ pub(crate) fn feed<W: Write>(
     for input in inputs {
         let Some(root) = &input.path else {
             on_object(&input.name);
-            let converted = convert(BufReader::new(io::stdin().lock()), run);
+            let object = FoxmlObject::read(BufReader::new(io::stdin().lock()));
+            let converted = convert(object, run);
             take(session, &input.name, converted, run, &mut skipped)?;
             continue;
         };

@@ -5,9 +5,9 @@ use crate::rdfxml::LegacyRdfXml;
 use oxrdf::vocab::xsd;
 use oxrdf::{GraphName, Literal, NamedNode, Quad, Term};
 use oxrdfio::{RdfFormat, RdfParser};
-use quick_xml::NsReader;
+use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
-use quick_xml::name::{Namespace, ResolveResult};
+use quick_xml::name::QName;
 use std::io::BufRead;
 
 const FOXML_NS: &[u8] = b"info:fedora/fedora-system:def/foxml#";
@@ -158,9 +158,26 @@ struct Version {
 }
 
 impl FoxmlObject {
-    /// Reads one FOXML object.
-    pub fn read(input: impl BufRead) -> Result<Self, FoxmlError> {
-        Parser::new(input).run()
+    /// Reads one FOXML object (into memory: then it is parsed without copying).
+    pub fn read(mut input: impl BufRead) -> Result<Self, FoxmlError> {
+        let mut bytes = Vec::new();
+        input.read_to_end(&mut bytes).map_err(|e| FoxmlError::Xml {
+            offset: bytes.len() as u64,
+            message: format!("I/O error: {e}"),
+        })?;
+        Self::parse(&bytes)
+    }
+
+    /// Reads one FOXML object from its bytes.
+    ///
+    /// ```
+    /// use pidcanon::foxml::FoxmlObject;
+    /// let foxml = br#"<foxml:digitalObject PID="demo:1" xmlns:foxml="info:fedora/fedora-system:def/foxml#"/>"#;
+    /// assert_eq!(FoxmlObject::parse(foxml)?.pid, "demo:1");
+    /// # Ok::<(), pidcanon::foxml::FoxmlError>(())
+    /// ```
+    pub fn parse(bytes: &[u8]) -> Result<Self, FoxmlError> {
+        Parser::new(bytes).run()
     }
 
     /// The object's `info:fedora/` IRI (not yet canonical: the rewriter canonicalizes it).
@@ -341,25 +358,29 @@ fn created_key(created: &str) -> String {
     format!("{seconds}.{fraction:0<9}")
 }
 
-/// The streaming reader of one FOXML document.
-struct Parser<R> {
-    reader: NsReader<R>,
-    buf: Vec<u8>,
+/// The namespace declarations of one element: `(xmlns or xmlns:prefix, namespace)`.
+type Declarations = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// The reader of one FOXML document, over its bytes. It resolves the names of the FOXML
+/// elements (and of DC's elements) itself, from the declarations it keeps for the captured XML,
+/// and skips the content of the datastreams it does not read (the audit trail, other inline XML)
+/// without looking at their namespaces.
+struct Parser<'a> {
+    reader: Reader<&'a [u8]>,
     object: FoxmlObject,
-    /// Namespace declarations of the open FOXML elements, for the captured XML.
-    declarations: Vec<Vec<(Vec<u8>, Vec<u8>)>>,
+    /// Namespace declarations of the open FOXML elements (and, in DC, of the open DC elements).
+    declarations: Vec<Declarations>,
     /// The datastream being read, and its current version so far.
     datastream: Option<(Datastream, Option<Version>)>,
     version: Option<Version>,
 }
 
-impl<R: BufRead> Parser<R> {
-    fn new(input: R) -> Self {
-        let mut reader = NsReader::from_reader(input);
+impl<'a> Parser<'a> {
+    fn new(input: &'a [u8]) -> Self {
+        let mut reader = Reader::from_reader(input);
         reader.config_mut().expand_empty_elements = true;
         Self {
             reader,
-            buf: Vec::with_capacity(1 << 12),
             object: FoxmlObject::default(),
             declarations: Vec::new(),
             datastream: None,
@@ -374,33 +395,49 @@ impl<R: BufRead> Parser<R> {
         }
     }
 
+    fn next_event(&mut self) -> Result<Event<'a>, FoxmlError> {
+        self.reader.read_event().map_err(|e| self.xml_error(e))
+    }
+
+    /// The namespace `name`'s prefix (or the default namespace) is bound to, by the open
+    /// elements' declarations.
+    fn namespace(&self, name: QName<'_>) -> Option<&[u8]> {
+        let prefix = name.prefix().map(|p| p.into_inner());
+        let binds = |key: &[u8]| match prefix {
+            Some(prefix) => key.strip_prefix(b"xmlns:") == Some(prefix),
+            None => key == b"xmlns",
+        };
+        let (_, namespace) = self
+            .declarations
+            .iter()
+            .rev()
+            .flat_map(|scope| scope.iter().rev())
+            .find(|(key, _)| binds(key))?;
+        // `xmlns=""` takes the default namespace away.
+        (!namespace.is_empty()).then_some(namespace.as_slice())
+    }
+
     fn run(mut self) -> Result<FoxmlObject, FoxmlError> {
         loop {
-            self.buf.clear();
-            let (namespace, event) = match self.reader.read_resolved_event_into(&mut self.buf) {
-                Ok((namespace, event)) => (namespace, event),
-                Err(e) => return Err(self.xml_error(e)),
-            };
-            let in_foxml = namespace == ResolveResult::Bound(Namespace(FOXML_NS));
-            match event {
+            match self.next_event()? {
                 Event::Start(start) => {
-                    let start = start.into_owned();
                     let root = self.declarations.is_empty();
                     self.declarations.push(declarations(&start));
-                    let local = start.local_name().as_ref().to_vec();
-                    if root && !(in_foxml && local == b"digitalObject") {
+                    let in_foxml = self.namespace(start.name()) == Some(FOXML_NS);
+                    let local = start.local_name();
+                    if root && !(in_foxml && local.as_ref() == b"digitalObject") {
                         let name = String::from_utf8_lossy(start.name().as_ref()).into_owned();
                         return Err(FoxmlError::NotFoxml(name));
                     }
                     if in_foxml {
-                        self.foxml_start(&local, &start)?;
+                        self.foxml_start(local.as_ref(), &start)?;
                     }
                 }
                 Event::End(end) => {
+                    let in_foxml = self.namespace(end.name()) == Some(FOXML_NS);
                     self.declarations.pop();
-                    let local = end.local_name().as_ref().to_vec();
                     if in_foxml {
-                        self.foxml_end(&local);
+                        self.foxml_end(end.local_name().as_ref());
                     }
                 }
                 Event::Eof => break,
@@ -413,14 +450,26 @@ impl<R: BufRead> Parser<R> {
         Ok(self.object)
     }
 
-    fn foxml_start(&mut self, local: &[u8], start: &BytesStart<'_>) -> Result<(), FoxmlError> {
+    fn foxml_start(&mut self, local: &[u8], start: &BytesStart<'a>) -> Result<(), FoxmlError> {
+        if local == b"xmlContent" {
+            return self.capture_content(start);
+        }
+        if !matches!(
+            local,
+            b"digitalObject" | b"property" | b"extproperty" | b"datastream" | b"datastreamVersion"
+        ) {
+            return Ok(());
+        }
+        // The attributes, read once, up to the first malformed one: an attribute after it, like
+        // a missing one, reads as empty.
+        let attributes: Vec<_> = start.attributes().map_while(Result::ok).collect();
         let attribute = |name: &[u8]| -> String {
-            match start.try_get_attribute(name) {
-                Ok(Some(a)) => a
+            match attributes.iter().find(|a| a.key.as_ref() == name) {
+                Some(a) => a
                     .unescape_value()
                     .map(|v| v.into_owned())
                     .unwrap_or_else(|_| String::from_utf8_lossy(&a.value).into_owned()),
-                _ => String::new(),
+                None => String::new(),
             }
         };
         match local {
@@ -453,7 +502,6 @@ impl<R: BufRead> Parser<R> {
                     ..Version::default()
                 });
             }
-            b"xmlContent" => self.capture_content()?,
             _ => {}
         }
         Ok(())
@@ -497,22 +545,25 @@ impl<R: BufRead> Parser<R> {
     }
 
     /// Reads a `foxml:xmlContent` to its end: RELS-EXT and RELS-INT as a standalone document
-    /// (the namespaces declared on the FOXML elements around it added), DC as its elements.
-    fn capture_content(&mut self) -> Result<(), FoxmlError> {
-        let id = self.datastream.as_ref().map(|(d, _)| d.id.clone());
-        let rels = matches!(id.as_deref(), Some("RELS-EXT" | "RELS-INT"));
-        let dc = id.as_deref() == Some("DC");
+    /// (the namespaces declared on the FOXML elements around it added), DC as its elements;
+    /// any other datastream's content is skipped.
+    fn capture_content(&mut self, content: &BytesStart<'a>) -> Result<(), FoxmlError> {
+        let id = self.datastream.as_ref().map(|(d, _)| d.id.as_str());
+        let rels = matches!(id, Some("RELS-EXT" | "RELS-INT"));
+        let dc = id == Some("DC");
+        if !rels && !dc {
+            self.reader
+                .read_to_end(content.name())
+                .map_err(|e| self.xml_error(e))?;
+            self.declarations.pop();
+            return Ok(());
+        }
         let mut xml = Vec::new();
         let mut dc_elements = Vec::new();
         let mut depth = 0usize;
         let mut dc_text: Option<(String, String)> = None;
         loop {
-            self.buf.clear();
-            let (namespace, event) = match self.reader.read_resolved_event_into(&mut self.buf) {
-                Ok((namespace, event)) => (namespace, event),
-                Err(e) => return Err(self.xml_error(e)),
-            };
-            let is_dc = namespace == ResolveResult::Bound(Namespace(DC_NS));
+            let event = self.next_event()?;
             let at = self.reader.buffer_position();
             let error = |message: String| FoxmlError::Xml {
                 offset: at,
@@ -521,10 +572,13 @@ impl<R: BufRead> Parser<R> {
             match &event {
                 Event::Start(start) => {
                     depth += 1;
-                    if dc && is_dc {
-                        let name =
-                            String::from_utf8_lossy(start.local_name().as_ref()).into_owned();
-                        dc_text = Some((name, String::new()));
+                    if dc {
+                        self.declarations.push(declarations(start));
+                        if self.namespace(start.name()) == Some(DC_NS) {
+                            let name =
+                                String::from_utf8_lossy(start.local_name().as_ref()).into_owned();
+                            dc_text = Some((name, String::new()));
+                        }
                     }
                 }
                 Event::Text(text) => {
@@ -539,8 +593,10 @@ impl<R: BufRead> Parser<R> {
                     }
                 }
                 Event::End(_) => {
-                    if depth == 0 {
+                    if dc || depth == 0 {
                         self.declarations.pop();
+                    }
+                    if depth == 0 {
                         break;
                     }
                     depth -= 1;
@@ -577,6 +633,11 @@ impl<R: BufRead> Parser<R> {
 
 /// The namespace declarations on `start`.
 fn declarations(start: &BytesStart<'_>) -> Vec<(Vec<u8>, Vec<u8>)> {
+    // Most elements declare nothing: a look at their bytes says so.
+    let raw = start.attributes_raw();
+    if !memchr::memchr_iter(b'x', raw).any(|at| raw[at..].starts_with(b"xmlns")) {
+        return Vec::new();
+    }
     start
         .attributes()
         .flatten()

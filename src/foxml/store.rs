@@ -23,23 +23,43 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 #[derive(Debug)]
 pub struct ObjectStore {
     /// Per open directory, its entries not yet visited, last first.
-    pending: Vec<Vec<PathBuf>>,
+    pending: Vec<Vec<Entry>>,
+}
+
+/// A path to visit, and whether it is a directory when the listing says so (not for the root
+/// and symbolic links, which take a `stat`: a link to a directory is walked into).
+#[derive(Debug)]
+struct Entry {
+    path: PathBuf,
+    is_dir: Option<bool>,
 }
 
 impl ObjectStore {
     /// The files under `root` (or `root` itself if it is a file).
     #[must_use]
     pub fn new(root: &Path) -> Self {
+        let root = Entry {
+            path: root.to_owned(),
+            is_dir: None,
+        };
         Self {
-            pending: vec![vec![root.to_owned()]],
+            pending: vec![vec![root]],
         }
     }
 
-    fn listing(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    fn listing(dir: &Path) -> io::Result<Vec<Entry>> {
         let mut entries = fs::read_dir(dir)?
-            .map(|entry| entry.map(|e| e.path()))
+            .map(|entry| {
+                let entry = entry?;
+                // The kind the directory listing gives, without a `stat` per file.
+                let kind = entry.file_type()?;
+                Ok(Entry {
+                    path: entry.path(),
+                    is_dir: (!kind.is_symlink()).then_some(kind.is_dir()),
+                })
+            })
             .collect::<io::Result<Vec<_>>>()?;
-        entries.sort_unstable_by(|a, b| b.cmp(a));
+        entries.sort_unstable_by(|a, b| b.path.cmp(&a.path));
         Ok(entries)
     }
 }
@@ -50,16 +70,17 @@ impl Iterator for ObjectStore {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             let listing = self.pending.last_mut()?;
-            let Some(path) = listing.pop() else {
+            let Some(Entry { path, is_dir }) = listing.pop() else {
                 self.pending.pop();
                 continue;
             };
-            match fs::metadata(&path) {
-                Ok(meta) if meta.is_dir() => match Self::listing(&path) {
+            let is_dir = is_dir.map_or_else(|| fs::metadata(&path).map(|m| m.is_dir()), Ok);
+            match is_dir {
+                Ok(true) => match Self::listing(&path) {
                     Ok(entries) => self.pending.push(entries),
                     Err(e) => return Some(Err(with_path(&path, e))),
                 },
-                Ok(_) => return Some(Ok(path)),
+                Ok(false) => return Some(Ok(path)),
                 Err(e) => return Some(Err(with_path(&path, e))),
             }
         }

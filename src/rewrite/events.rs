@@ -63,7 +63,7 @@ impl Found {
 }
 
 /// What the workers must record for a session.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Needs {
     /// Each rewrite is told to an observer, links or map.
     pub(crate) rewrite_events: bool,

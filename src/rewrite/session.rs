@@ -43,6 +43,8 @@ pub struct Session<'s, W: Write> {
     /// Where each line of the input being rewritten came from, for generated input
     /// ([`Self::rewrite_generated`]).
     origins: Vec<Location>,
+    /// The single-threaded line worker, kept from one input to the next.
+    pub(crate) serial: Option<Box<super::line::SerialWorker<'s>>>,
 }
 
 impl<W: Write> fmt::Debug for Session<'_, W> {
@@ -84,6 +86,7 @@ impl<'s, W: Write> Session<'s, W> {
             report: Report::default(),
             inputs: 0,
             origins: Vec::new(),
+            serial: None,
         }
     }
 

@@ -29,16 +29,20 @@ pub(crate) fn rewrite<W: Write>(
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
     let needs = session.needs();
-    let mut lines_before = 0;
     if rewriter.threads < 2 {
-        let mut worker = LineWorker::new(rewriter, needs);
-        let (mut chunk, mut result) = (Vec::new(), ChunkResult::default());
-        while chunk::read_chunk(input, &mut chunk)? > 0 {
-            worker.process(&chunk, &mut result);
-            apply(session, &mut result, &mut lines_before)?;
-        }
-        return Ok(());
+        let mut serial = match session.serial.take() {
+            Some(serial) if serial.worker.needs() == needs => serial,
+            _ => Box::new(SerialWorker {
+                worker: LineWorker::new(rewriter, needs),
+                chunk: Vec::new(),
+                result: ChunkResult::default(),
+            }),
+        };
+        let rewritten = serial.rewrite(session, input);
+        session.serial = Some(serial);
+        return rewritten;
     }
+    let mut lines_before = 0;
     std::thread::scope(|scope| {
         let mut workers = Vec::new();
         for _ in 0..rewriter.threads {
@@ -82,6 +86,30 @@ pub(crate) fn rewrite<W: Write>(
             free.push((chunk, result));
         }
     })
+}
+
+/// The worker of a single-threaded rewrite and its buffers, which the session keeps from one
+/// input to the next: a session fed many small inputs (the objects of a FOXML object store)
+/// builds the worker's caches once, not once per input.
+pub(crate) struct SerialWorker<'r> {
+    worker: LineWorker<'r>,
+    chunk: Vec<u8>,
+    result: ChunkResult,
+}
+
+impl SerialWorker<'_> {
+    fn rewrite<W: Write>(
+        &mut self,
+        session: &mut Session<'_, W>,
+        input: &mut impl BufRead,
+    ) -> Result<(), RewriteError> {
+        let mut lines_before = 0;
+        while chunk::read_chunk(input, &mut self.chunk)? > 0 {
+            self.worker.process(&self.chunk, &mut self.result);
+            apply(session, &mut self.result, &mut lines_before)?;
+        }
+        Ok(())
+    }
 }
 
 /// A chunk and what became of it, on its way to a worker and back.

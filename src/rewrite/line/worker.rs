@@ -60,6 +60,11 @@ impl<'r> LineWorker<'r> {
         }
     }
 
+    /// What the worker records for its session.
+    pub(crate) fn needs(&self) -> Needs {
+        self.needs
+    }
+
     /// Rewrites `chunk` into `result` (cleared first). A line that does not parse is left out
     /// of the output and found as a syntax error, for the session to decide on.
     pub(crate) fn process(&mut self, chunk: &[u8], result: &mut ChunkResult) {
