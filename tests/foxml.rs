@@ -28,7 +28,7 @@ fn statements(
     let quads = object.quads(
         FoxmlOptions { properties },
         &GraphName::DefaultGraph,
-        &mut |datastream, w| warnings.push(format!("{datastream}: {w}")),
+        &mut |datastream, at, w| warnings.push(format!("{datastream}: {at}: {w}")),
     )?;
     let lines: BTreeSet<String> = quads.iter().map(|q| format!("{q} .")).collect();
     assert_eq!(lines.len(), quads.len(), "no statement twice");
@@ -307,14 +307,18 @@ fn legacy_rels_ext_is_read_with_a_warning() {
         )
     );
     assert_eq!(warnings.len(), 3, "{warnings:?}");
-    // Positions are in the datastream's XML (line 1 is that of the `<RDF` start tag).
-    assert!(warnings[0].starts_with("RELS-EXT: 2:"), "{warnings:?}");
+    // Positions are in the FOXML file.
     assert!(
-        warnings[1].starts_with("RELS-EXT: 3:1 of its XML: unqualified attribute `resource`"),
+        warnings[0].starts_with("RELS-EXT: 4:58: unqualified attribute `about`"),
         "{warnings:?}"
     );
     assert!(
-        warnings[2].contains("\"&#160;\" where RDF/XML allows no text skipped"),
+        warnings[1].starts_with("RELS-EXT: 5:1: unqualified attribute `resource`"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[2]
+            .starts_with("RELS-EXT: 6:15: text \"&#160;\" where RDF/XML allows no text skipped"),
         "{warnings:?}"
     );
 }
@@ -502,4 +506,45 @@ fn foxml_is_read_from_stdin_with_dash_i_and_from_a_file_by_its_root() {
     );
     assert_eq!(stdin.stdout, by_root.stdout);
     assert_eq!(String::from_utf8_lossy(&stdin.stdout).lines().count(), 2);
+}
+
+#[test]
+fn statements_are_located_in_the_foxml_file() {
+    let foxml = object(
+        "",
+        &format!(
+            r#"<foxml:datastream ID="RELS-EXT" CONTROL_GROUP="X" STATE="A">
+{}
+</foxml:datastream>"#,
+            rels_ext_version("2010-01-01T00:00:00Z", "hdl://10013/x")
+        ),
+    );
+    let object = FoxmlObject::read(foxml.as_bytes()).expect("FOXML");
+    assert_eq!(object.pid_at.to_string(), "2:1");
+    let options = FoxmlOptions { properties: true };
+    let located = object
+        .located_quads(options, &GraphName::DefaultGraph, &mut |_, _, _| {})
+        .expect("statements");
+    // The RELS-EXT statement is at its (empty) property element, written at line 7 column 52;
+    // the resource index's triples are at `foxml:digitalObject`.
+    let (relation, at) = &located[0];
+    assert!(
+        relation.to_string().contains("<hdl://10013/x>"),
+        "{relation}"
+    );
+    assert_eq!(at.to_string(), "7:52");
+    assert!(located[1..].iter().all(|(_, at)| at.to_string() == "2:1"));
+    // `check` reports the finding there.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("demo1.xml");
+    std::fs::write(&path, &foxml).expect("write");
+    let path = path.to_str().expect("UTF-8 path");
+    let out = run_pidcanon(&["check", path], b"");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(&format!(
+            "{path}:7:52: non-canonical handle <hdl://10013/x>"
+        )),
+        "{stdout}"
+    );
 }

@@ -8,7 +8,7 @@ use oxrdf::{GraphName, NamedNode};
 use pidcanon::foxml::{
     FoxmlError, FoxmlObject, FoxmlOptions, ObjectStore, looks_like_foxml, read_objects,
 };
-use pidcanon::rewrite::{RewriteError, Session};
+use pidcanon::rewrite::{Location, RewriteError, Session};
 use std::fs::File;
 use std::io::{self, BufReader, IsTerminal, Read, Write};
 use std::path::Path;
@@ -49,10 +49,12 @@ fn starts_like_foxml(path: &Path) -> bool {
         .is_ok_and(|_| looks_like_foxml(&prefix))
 }
 
-/// An object's statements as N-Quads, and what its legacy RDF/XML earned.
+/// An object's statements as N-Quads with where each is in the file, and what its legacy
+/// RDF/XML earned.
 struct Converted {
     nquads: Vec<u8>,
-    warnings: Vec<String>,
+    origins: Vec<Location>,
+    warnings: Vec<(Location, String)>,
 }
 
 /// One FOXML object's statements as N-Quads.
@@ -66,16 +68,22 @@ fn convert(object: Result<FoxmlObject, FoxmlError>, run: &FoxmlRun) -> Result<Co
     };
     let mut warnings = Vec::new();
     let quads = object
-        .quads(run.options, &graph, &mut |datastream, warning| {
-            warnings.push(format!("{datastream}: {warning}"));
+        .located_quads(run.options, &graph, &mut |datastream, at, warning| {
+            warnings.push((at, format!("{datastream}: {warning}")));
         })
         .map_err(|e| e.to_string())?;
     let mut nquads = Vec::with_capacity(quads.len() * 128);
-    for quad in quads {
+    let mut origins = Vec::with_capacity(quads.len());
+    for (quad, at) in quads {
         // Writing to a Vec cannot fail.
         let _ = writeln!(nquads, "{quad} .");
+        origins.push(at);
     }
-    Ok(Converted { nquads, warnings })
+    Ok(Converted {
+        nquads,
+        origins,
+        warnings,
+    })
 }
 
 fn convert_file(path: &Path, run: &FoxmlRun) -> Result<Converted, String> {
@@ -148,11 +156,11 @@ fn take<W: Write>(
         Ok(converted) => {
             if !run.quiet {
                 let mut stderr = io::stderr().lock();
-                for warning in &converted.warnings {
-                    let _ = writeln!(stderr, "pidcanon: {name}: warning: {warning}");
+                for (at, warning) in &converted.warnings {
+                    let _ = writeln!(stderr, "pidcanon: {name}:{at}: warning: {warning}");
                 }
             }
-            session.rewrite(converted.nquads.as_slice())
+            session.rewrite_generated(converted.nquads.as_slice(), converted.origins)
         }
         Err(e) if run.lenient => {
             *skipped += 1;

@@ -1,10 +1,11 @@
 //! One FOXML 1.1 (or 1.0) object: read in one streaming pass, then turned into the statements
 //! Fedora 3's resource index holds for it.
 
-use crate::rdfxml::LegacyRdfXml;
+use crate::rdfxml::LocatedRdfXml;
+use crate::rewrite::Location;
 use oxrdf::vocab::xsd;
 use oxrdf::{GraphName, Literal, NamedNode, Quad, Term};
-use oxrdfio::{RdfFormat, RdfParser};
+use oxrdfxml::RdfXmlParser;
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::QName;
@@ -123,7 +124,7 @@ pub struct FoxmlOptions {
 /// </foxml:digitalObject>"#;
 /// let object = FoxmlObject::read(foxml.as_bytes())?;
 /// assert_eq!(object.pid, "demo:1");
-/// let quads = object.quads(FoxmlOptions::default(), &GraphName::DefaultGraph, &mut |_, _| {})?;
+/// let quads = object.quads(FoxmlOptions::default(), &GraphName::DefaultGraph, &mut |_, _, _| {})?;
 /// assert_eq!(
 ///     quads[0].to_string(),
 ///     "<info:fedora/demo:1> <info:fedora/fedora-system:def/relations-external#isMemberOf> <info:fedora/demo:Collection>"
@@ -140,11 +141,47 @@ pub struct FoxmlObject {
     pub properties: Vec<(String, String)>,
     /// The datastreams, in order.
     pub datastreams: Vec<Datastream>,
-    /// The current versions of RELS-EXT and RELS-INT, as standalone XML documents (none when
-    /// the current version is not inline XML).
-    relations: Vec<(String, Option<Vec<u8>>)>,
+    /// Where the `foxml:digitalObject` start tag (with the PID) is in the file.
+    pub pid_at: Location,
+    /// The current versions of RELS-EXT and RELS-INT, as standalone XML documents with where
+    /// each starts in the file (none when the current version is not inline XML).
+    relations: Vec<(String, Option<Captured>)>,
     /// The current version of DC: `(element local name, text)` of its `dc:` elements.
     dublin_core: Vec<(String, String)>,
+}
+
+/// The inline XML of a datastream version as a standalone document: the content of its
+/// `foxml:xmlContent`, byte for byte but for the namespace declarations in scope added to its
+/// root element's start tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Captured {
+    xml: Vec<u8>,
+    /// Where the content starts in the file.
+    origin: Location,
+    /// The declarations added: the line of `xml` the root's start tag ends on, the column its
+    /// `>` was at, and how many characters were added before it.
+    added: (u64, u64, u64),
+}
+
+impl Captured {
+    /// `at`, a location in `xml`, as a location in the file (an unknown location is the
+    /// content's start).
+    fn locate(&self, at: Location) -> Location {
+        let (Some(line), Some(mut column)) = (at.line(), at.column()) else {
+            return self.origin;
+        };
+        let (added_line, after, added) = self.added;
+        if line == added_line && column > after + added {
+            column -= added;
+        }
+        match (self.origin.line(), self.origin.column()) {
+            (Some(origin_line), Some(origin_column)) if line == 1 => {
+                Location::new(origin_line, origin_column + column - 1)
+            }
+            (Some(origin_line), _) => Location::new(origin_line + line - 1, column),
+            _ => self.origin,
+        }
+    }
 }
 
 /// A datastream version being read: its `CREATED` (as a sort key) and captured content.
@@ -153,7 +190,7 @@ struct Version {
     created: String,
     mime_type: String,
     /// RELS-EXT, RELS-INT: the inline XML; DC: the elements.
-    xml: Option<Vec<u8>>,
+    xml: Option<Captured>,
     dc: Vec<(String, String)>,
 }
 
@@ -188,13 +225,25 @@ impl FoxmlObject {
 
     /// The statements of the object in `graph`: its current RELS-EXT and RELS-INT, and with
     /// `options.properties` the resource index's triples about it. `warn` hears of legacy
-    /// RDF/XML in the RELS datastreams (with the datastream's ID).
+    /// RDF/XML in the RELS datastreams (with the datastream's ID and where in the file).
     pub fn quads(
         &self,
         options: FoxmlOptions,
         graph: &GraphName,
-        warn: &mut dyn FnMut(&str, String),
+        warn: &mut dyn FnMut(&str, Location, String),
     ) -> Result<Vec<Quad>, FoxmlError> {
+        let located = self.located_quads(options, graph, warn)?;
+        Ok(located.into_iter().map(|(quad, _)| quad).collect())
+    }
+
+    /// [`Self::quads`], each with where it is in the file: a RELS statement at the XML tag that
+    /// completes it, a resource-index triple (made from the PID) at `foxml:digitalObject`.
+    pub fn located_quads(
+        &self,
+        options: FoxmlOptions,
+        graph: &GraphName,
+        warn: &mut dyn FnMut(&str, Location, String),
+    ) -> Result<Vec<(Quad, Location)>, FoxmlError> {
         let object = NamedNode::new(self.iri()).map_err(|e| FoxmlError::Rdf {
             datastream: "PID".into(),
             message: format!("{:?} is not a valid IRI: {e}", self.iri()),
@@ -203,42 +252,34 @@ impl FoxmlObject {
         // Whether RELS-EXT says the object has the model every object has.
         let mut has_model = false;
         for (datastream, xml) in &self.relations {
-            let xml = xml
+            let captured = xml
                 .as_ref()
                 .ok_or_else(|| FoxmlError::NotInline(datastream.clone()))?;
-            let legacy = LegacyRdfXml::new(xml.as_slice(), |at, message| {
-                warn(datastream, format!("{at} of its XML: {message}"));
-            });
-            let parser = RdfParser::from_format(RdfFormat::RdfXml)
+            let parser = RdfXmlParser::new()
                 .with_base_iri(object.as_str())
                 .map_err(|e| FoxmlError::Rdf {
                     datastream: datastream.clone(),
                     message: e.to_string(),
                 })?;
-            for quad in parser.for_reader(legacy) {
-                let quad = quad.map_err(|e| FoxmlError::Rdf {
+            let triples = LocatedRdfXml::legacy(parser, captured.xml.as_slice(), |at, message| {
+                warn(datastream, captured.locate(at), message);
+            });
+            for (triple, at) in triples {
+                let at = captured.locate(at);
+                let triple = triple.map_err(|e| FoxmlError::Rdf {
                     datastream: datastream.clone(),
-                    message: e.to_string(),
+                    message: format!("{at}: {e}"),
                 })?;
-                has_model |= quad.subject.to_string() == format!("<{}>", object.as_str())
-                    && quad.predicate.as_str() == MODEL_HAS_MODEL
-                    && quad.object.to_string() == format!("<{FEDORA_OBJECT}>");
-                quads.push(Quad::new(
-                    quad.subject,
-                    quad.predicate,
-                    quad.object,
-                    graph.clone(),
-                ));
+                has_model |= triple.subject.to_string() == format!("<{}>", object.as_str())
+                    && triple.predicate.as_str() == MODEL_HAS_MODEL
+                    && triple.object.to_string() == format!("<{FEDORA_OBJECT}>");
+                quads.push((triple.in_graph(graph.clone()), at));
             }
         }
         if options.properties {
             let mut add = |s: &NamedNode, p: String, o: Term| {
-                quads.push(Quad::new(
-                    s.clone(),
-                    NamedNode::new_unchecked(p),
-                    o,
-                    graph.clone(),
-                ));
+                let quad = Quad::new(s.clone(), NamedNode::new_unchecked(p), o, graph.clone());
+                quads.push((quad, self.pid_at));
             };
             self.add_object_properties(&object, has_model, &mut add);
             for datastream in &self.datastreams {
@@ -358,6 +399,33 @@ fn created_key(created: &str) -> String {
     format!("{seconds}.{fraction:0<9}")
 }
 
+/// Lines and columns of a document's offsets, counted on from the last offset asked for.
+#[derive(Default)]
+struct LineCounter {
+    offset: usize,
+    line: u64,
+    line_start: usize,
+}
+
+impl LineCounter {
+    fn location(&mut self, input: &[u8], offset: usize) -> Location {
+        let offset = offset.min(input.len());
+        if offset < self.offset {
+            *self = Self::default();
+        }
+        for newline in memchr::memchr_iter(b'\n', &input[self.offset..offset]) {
+            self.line += 1;
+            self.line_start = self.offset + newline + 1;
+        }
+        self.offset = offset;
+        let characters = input[self.line_start..offset]
+            .iter()
+            .filter(|&&b| b & 0xC0 != 0x80)
+            .count() as u64;
+        Location::new(self.line + 1, characters + 1)
+    }
+}
+
 /// The namespace declarations of one element: `(xmlns or xmlns:prefix, namespace)`.
 type Declarations = Vec<(Vec<u8>, Vec<u8>)>;
 
@@ -366,7 +434,11 @@ type Declarations = Vec<(Vec<u8>, Vec<u8>)>;
 /// and skips the content of the datastreams it does not read (the audit trail, other inline XML)
 /// without looking at their namespaces.
 struct Parser<'a> {
+    input: &'a [u8],
     reader: Reader<&'a [u8]>,
+    lines: LineCounter,
+    /// Where the event read last starts.
+    event_start: usize,
     object: FoxmlObject,
     /// Namespace declarations of the open FOXML elements (and, in DC, of the open DC elements).
     declarations: Vec<Declarations>,
@@ -380,7 +452,10 @@ impl<'a> Parser<'a> {
         let mut reader = Reader::from_reader(input);
         reader.config_mut().expand_empty_elements = true;
         Self {
+            input,
             reader,
+            lines: LineCounter::default(),
+            event_start: 0,
             object: FoxmlObject::default(),
             declarations: Vec::new(),
             datastream: None,
@@ -396,7 +471,14 @@ impl<'a> Parser<'a> {
     }
 
     fn next_event(&mut self) -> Result<Event<'a>, FoxmlError> {
+        self.event_start = usize::try_from(self.reader.buffer_position()).unwrap_or(usize::MAX);
         self.reader.read_event().map_err(|e| self.xml_error(e))
+    }
+
+    /// The line and column of `offset` in the file.
+    fn location(&mut self, offset: u64) -> Location {
+        let offset = usize::try_from(offset).unwrap_or(usize::MAX);
+        self.lines.location(self.input, offset)
     }
 
     /// The namespace `name`'s prefix (or the default namespace) is bound to, by the open
@@ -475,6 +557,7 @@ impl<'a> Parser<'a> {
         match local {
             b"digitalObject" => {
                 self.object.pid = attribute(b"PID");
+                self.object.pid_at = self.location(self.event_start as u64);
                 if self.object.pid.is_empty() {
                     return Err(FoxmlError::NoPid);
                 }
@@ -558,7 +641,13 @@ impl<'a> Parser<'a> {
             self.declarations.pop();
             return Ok(());
         }
+        let origin = self.location(self.reader.buffer_position());
         let mut xml = Vec::new();
+        // Whether the last start tag written was an empty element (`<a/>`, which the reader
+        // gives as a start and an end): it is written as it was, so that what the RDF/XML
+        // parser reports is located in the file as written.
+        let mut empty = false;
+        let mut added = (0, 0, 0);
         let mut dc_elements = Vec::new();
         let mut depth = 0usize;
         let mut dc_text: Option<(String, String)> = None;
@@ -610,10 +699,36 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             if rels {
+                let was_empty = matches!(event, Event::Start(_))
+                    && self.input[..usize::try_from(at)
+                        .unwrap_or(usize::MAX)
+                        .min(self.input.len())]
+                        .ends_with(b"/>");
+                if std::mem::replace(&mut empty, was_empty) && matches!(event, Event::End(_)) {
+                    continue;
+                }
                 let event = match event {
                     Event::Start(start) if depth == 1 => {
-                        Event::Start(with_declarations(start, &self.declarations))
+                        let written = start.len();
+                        let start = with_declarations(start, &self.declarations);
+                        let columns = start[written..]
+                            .iter()
+                            .filter(|&&b| b & 0xC0 != 0x80)
+                            .count() as u64;
+                        // The tag's `>` goes after what is in `xml` and the start tag as it was.
+                        let line_start = memchr::memrchr(b'\n', &xml).map_or(0, |i| i + 1);
+                        let line = memchr::memchr_iter(b'\n', &xml).count() as u64 + 1;
+                        let before = xml[line_start..].iter().filter(|&&b| b & 0xC0 != 0x80);
+                        let tag = start[..written].iter().filter(|&&b| b & 0xC0 != 0x80);
+                        let after = (before.count() + tag.count()) as u64 + 2;
+                        added = (line, after, columns);
+                        if was_empty {
+                            Event::Empty(start)
+                        } else {
+                            Event::Start(start)
+                        }
                     }
+                    Event::Start(start) if was_empty => Event::Empty(start),
                     other => other,
                 };
                 quick_xml::Writer::new(&mut xml)
@@ -623,7 +738,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(version) = &mut self.version {
             if rels {
-                version.xml = Some(xml);
+                version.xml = Some(Captured { xml, origin, added });
             }
             version.dc = dc_elements;
         }
