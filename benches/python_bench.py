@@ -18,6 +18,7 @@ is ``../shared/bench/gen_corpus.py`` or ``$GEN_CORPUS``.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import logging
 import os
@@ -54,8 +55,8 @@ MIXED = DOIS + [
 ]
 
 
-def best_per_call(fn, items, repeat: int, minimum: float = 0.2) -> float:
-    """Seconds per item of ``fn(item)`` over ``items``: the best of ``repeat`` runs, each over
+def per_call(fn, items, minimum: float = 0.05):
+    """A timer of ``fn(item)`` over ``items``: each call of it returns the seconds per item over
     enough rounds to last ``minimum`` seconds."""
     rounds = 1
     while True:
@@ -63,26 +64,39 @@ def best_per_call(fn, items, repeat: int, minimum: float = 0.2) -> float:
         for _ in range(rounds):
             for item in items:
                 fn(item)
-        if time.perf_counter() - started >= minimum / 4:
+        if time.perf_counter() - started >= minimum:
             break
         rounds *= 2
-    best = float("inf")
-    for _ in range(repeat):
+
+    def once() -> float:
         started = time.perf_counter()
         for _ in range(rounds):
             for item in items:
                 fn(item)
-        best = min(best, (time.perf_counter() - started) / (rounds * len(items)))
-    return best
+        return (time.perf_counter() - started) / (rounds * len(items))
+
+    return once
 
 
-def best_of(fn, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
+def per_item(fn, count: int):
+    """A timer of ``fn()``, which handles ``count`` items: seconds per item."""
+
+    def once() -> float:
         gc.collect()
         started = time.perf_counter()
         fn()
-        best = min(best, time.perf_counter() - started)
+        return (time.perf_counter() - started) / count
+
+    return once
+
+
+def interleaved(timers, repeat: int):
+    """The best of ``repeat`` runs of each timer, run in turn (one run of each, then again) so
+    that every timer sees the same changes in the load of a shared machine."""
+    best = [float("inf")] * len(timers)
+    for _ in range(repeat):
+        for i, timer in enumerate(timers):
+            best[i] = min(best[i], timer())
     return best
 
 
@@ -101,35 +115,34 @@ def pidcanon_or_none(value: str):
 def identifiers(repeat: int) -> None:
     many_dois = DOIS * 20000
     many_mixed = MIXED * 10000
-    rows = [
-        ("idutils `normalize_doi`", "DOIs", best_per_call(idutils.normalize_doi, DOIS, repeat)),
+    cases = [
+        ("idutils `normalize_doi`", "DOIs", per_call(idutils.normalize_doi, DOIS)),
         (
             'pidcanon `canonicalize(x, scheme="doi")`',
             "DOIs",
-            best_per_call(lambda x: pidcanon.canonicalize(x, scheme="doi"), DOIS, repeat),
+            # A partial, not a lambda: the call is timed, not a Python frame around it.
+            per_call(functools.partial(pidcanon.canonicalize, scheme="doi"), DOIS),
         ),
-        ("pidcanon `normalize_doi`", "DOIs", best_per_call(pidcanon.normalize_doi, DOIS, repeat)),
+        ("pidcanon `normalize_doi`", "DOIs", per_call(pidcanon.normalize_doi, DOIS)),
         (
             'pidcanon `canonicalize_many(scheme="doi")`, per item',
             "DOIs",
-            best_of(lambda: pidcanon.canonicalize_many(many_dois, scheme="doi"), repeat) / len(many_dois),
+            per_item(lambda: pidcanon.canonicalize_many(many_dois, scheme="doi"), len(many_dois)),
         ),
         (
             "idutils `detect_identifier_schemes` + `normalize_pid`",
             "mixed",
-            best_per_call(idutils_detect_then_normalize, MIXED, repeat),
+            per_call(idutils_detect_then_normalize, MIXED),
         ),
-        (
-            "pidcanon `canonicalize` (detects as it goes)",
-            "mixed",
-            best_per_call(pidcanon_or_none, MIXED, repeat),
-        ),
+        ("pidcanon `canonicalize` (detects as it goes)", "mixed", per_call(pidcanon_or_none, MIXED)),
         (
             "pidcanon `canonicalize_many`, per item",
             "mixed",
-            best_of(lambda: pidcanon.canonicalize_many(many_mixed), repeat) / len(many_mixed),
+            per_item(lambda: pidcanon.canonicalize_many(many_mixed), len(many_mixed)),
         ),
     ]
+    best = interleaved([timer for _, _, timer in cases], repeat)
+    rows = [(name, which, seconds) for (name, which, _), seconds in zip(cases, best)]
     baselines = {"DOIs": rows[0][2], "mixed": rows[4][2]}
     print(
         f"Per identifier ({len(DOIS)} DOI spellings; {len(MIXED)} mixed identifiers and URLs); best of {repeat}:\n"
@@ -218,27 +231,30 @@ def graphs(triples: int, repeat: int) -> None:
         g += template
         return g
 
-    def timed(fn) -> float:
-        """The best of ``repeat`` runs of ``fn`` on a fresh copy (the copy is not timed)."""
-        best = float("inf")
-        for _ in range(repeat):
+    def timed(fn):
+        """A timer of ``fn`` on a fresh copy of the graph (the copy is not timed)."""
+
+        def once() -> float:
             g = fresh()
             gc.collect()
             started = time.perf_counter()
             fn(g)
-            best = min(best, time.perf_counter() - started)
-        return best
+            return time.perf_counter() - started
+
+        return once
 
     result, report = pidcanon.rdflib.canonicalize_graph(fresh())
-    rows = [
-        ("hand-written loop into a new Graph (DOI and handle strings only)", timed(hand_written_copy)),
-        ("`canonicalize_graph(g)`: a new Graph", timed(pidcanon.rdflib.canonicalize_graph)),
-        ("hand-written loop in place (DOI and handle strings only)", timed(hand_written_in_place)),
+    cases = [
+        ("hand-written loop into a new Graph (DOI and handle strings only)", hand_written_copy),
+        ("`canonicalize_graph(g)`: a new Graph", pidcanon.rdflib.canonicalize_graph),
+        ("hand-written loop in place (DOI and handle strings only)", hand_written_in_place),
         (
             "`canonicalize_graph(g, inplace=True)`",
-            timed(lambda g: pidcanon.rdflib.canonicalize_graph(g, inplace=True)),
+            lambda g: pidcanon.rdflib.canonicalize_graph(g, inplace=True),
         ),
     ]
+    best = interleaved([timed(fn) for _, fn in cases], repeat)
+    rows = [(name, seconds) for (name, _), seconds in zip(cases, best)]
     print(
         f"rdflib {rdflib.__version__} Graph of {len(template):,} statements (gen_corpus.py, seed 1): "
         f"{report.rewritten_total:,} IRIs rewritten, {report.duplicates_dropped:,} statements merged; best of {repeat}:\n"

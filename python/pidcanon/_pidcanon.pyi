@@ -3,6 +3,7 @@
 
 import os
 from typing import (
+    Any,
     BinaryIO,
     Dict,
     Iterable,
@@ -32,7 +33,7 @@ __all__ = [
     "normalize_pid",
     "is_doi",
     "is_handle",
-    "_canonical_iris",
+    "_canonical_terms",
     "rewrite",
 ]
 
@@ -390,8 +391,10 @@ def rewrite(
     ``pidcanon`` logger (``logging.getLogger("pidcanon")``) with the command line's messages.
     """
 
-def _canonical_iris(
-    iris: List[str], policy: Optional[Policy] = None
-) -> Tuple[Dict[str, Tuple[str, str]], Dict[str, str]]:
-    """For the graph helpers: ``({iri: (canonical, kind)}, {iri: message})`` for the IRIs a
-    scheme claims that change and that are invalid."""
+def _canonical_terms(
+    terms: Iterable[Any], iri_type: type, policy: Optional[Policy] = None
+) -> Tuple[Dict[Any, Tuple[Any, str]], Dict[Any, str]]:
+    """For the graph helpers: ``({term: (canonical term, kind)}, {term: message})`` for the
+    terms of ``iri_type`` (rdflib's ``URIRef``) that a scheme claims and that change or are
+    invalid; the keys are the given objects, and a canonical term already among ``terms`` is
+    that object."""

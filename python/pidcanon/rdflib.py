@@ -21,9 +21,11 @@ are; the IRIs no adapter claims are not looked at.
 
 from __future__ import annotations
 
+import gc
 import logging
 import warnings
 from collections import Counter
+from contextlib import contextmanager
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar
 
 from rdflib import ConjunctiveGraph, Dataset, Graph, URIRef
@@ -31,7 +33,7 @@ from rdflib.term import Node
 
 from pidcanon import _memory
 from pidcanon._memory import MemoryGraph
-from pidcanon._pidcanon import Policy, Report, _canonical_iris
+from pidcanon._pidcanon import Policy, Report, _canonical_terms
 
 __all__ = ["canonicalize_graph"]
 
@@ -51,11 +53,31 @@ def canonicalize_graph(
     counted in the report and logged on the ``pidcanon`` logger. As an rdflib graph is a set,
     statements that become equal merge: ``report.duplicates_dropped`` counts them.
     """
+    with _collector_paused():
+        return _canonicalize(graph, inplace, policy)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused: rewriting allocates many small dicts and tuples,
+    which would trigger collections that each walk every object of a large graph (reference
+    counting still frees what is dropped). Restored as it was, even on error."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _canonicalize(graph: G, inplace: bool, policy: Optional[Policy]) -> Tuple[G, Report]:
     multi = isinstance(graph, ConjunctiveGraph)
     read = _count(graph, multi)
     fast = None if multi else MemoryGraph.of(graph)
     terms = fast.terms() if fast is not None else _distinct_iris(graph, multi)
-    changed, invalid = _canonical_iris([str(t) for t in terms if isinstance(t, URIRef)], policy)
+    # Keyed by the graph's own term objects, which dict lookups match by identity.
+    changed, invalid = _canonical_terms(terms, URIRef, policy)
     if fast is not None:
         target = graph if inplace else _memory.copy(graph)
         fast = MemoryGraph.of(target)
@@ -67,15 +89,15 @@ def canonicalize_graph(
             return fast.statements_with(terms)
         return _statements_with(target, terms, multi)
 
-    mapping = {URIRef(old): URIRef(new) for old, (new, _) in changed.items()}
-    kinds = {URIRef(old): kind for old, (_, kind) in changed.items()}
+    mapping = {old: new for old, (new, _) in changed.items()}
+    kinds = {old: kind for old, (_, kind) in changed.items()}
     rewritten: Counter = Counter()
     affected = statements_with(mapping)
     for statement in affected:
         for term in _iris_of(statement, multi):
             if term in kinds:
                 rewritten[kinds[term]] += 1
-    invalid_terms = {URIRef(iri) for iri in invalid}
+    invalid_terms = set(invalid)
     invalid_occurrences = sum(
         1
         for statement in statements_with(invalid_terms)

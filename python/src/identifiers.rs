@@ -6,8 +6,10 @@ use crate::policy::{PyPolicy, py_repr, registry_of};
 use pidcanon::{Canonical, IdError, Kind, Registry};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString, PyType};
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The scheme names `scheme=` accepts.
@@ -87,24 +89,28 @@ impl PyRegistry {
     fn canonicalize<'py>(
         &self,
         text: &Bound<'py, PyString>,
-        scheme: Option<&str>,
+        scheme: Option<&Bound<'py, PyString>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        canonicalize_with(&self.registry, text, scheme)
+        canonicalize_with(&self.registry, text, scheme_of(scheme)?)
     }
 
     #[pyo3(signature = (text, scheme = None))]
-    fn parse(&self, text: &Bound<'_, PyString>, scheme: Option<&str>) -> PyResult<PyCanonical> {
-        parse_with(&self.registry, text, scheme)
+    fn parse(
+        &self,
+        text: &Bound<'_, PyString>,
+        scheme: Option<&Bound<'_, PyString>>,
+    ) -> PyResult<PyCanonical> {
+        parse_with(&self.registry, text, scheme_of(scheme)?)
     }
 
     #[pyo3(signature = (iterable, scheme = None, on_invalid = "none"))]
     fn canonicalize_many<'py>(
         &self,
         iterable: &Bound<'py, PyAny>,
-        scheme: Option<&str>,
+        scheme: Option<&Bound<'py, PyString>>,
         on_invalid: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        canonicalize_many_with(&self.registry, iterable, scheme, on_invalid)
+        canonicalize_many_with(&self.registry, iterable, scheme_of(scheme)?, on_invalid)
     }
 
     fn detect_kind(&self, text: &str) -> Option<&'static str> {
@@ -126,23 +132,42 @@ impl PyRegistry {
     }
 }
 
-/// Checks a `scheme=` argument.
-fn check_scheme(scheme: Option<&str>) -> PyResult<()> {
-    match scheme {
-        Some(name) if !SCHEMES.contains(&name) => Err(value_error(format!(
-            "unknown scheme {name:?}: expected one of {}",
-            SCHEMES.join(", ")
-        ))),
-        _ => Ok(()),
+/// The `scheme=` argument: one of [`SCHEMES`], or a `ValueError`.
+fn scheme_named(name: &str) -> PyResult<&'static str> {
+    SCHEMES
+        .into_iter()
+        .find(|known| *known == name)
+        .ok_or_else(|| {
+            value_error(format!(
+                "unknown scheme {name:?}: expected one of {}",
+                SCHEMES.join(", ")
+            ))
+        })
+}
+
+/// [`SCHEMES`] as interned Python strings: a literal `"doi"` in Python code is the same object.
+static SCHEME_OBJECTS: PyOnceLock<[Py<PyString>; 6]> = PyOnceLock::new();
+
+/// An optional `scheme=` argument, recognized without converting it to UTF-8 when it is one of the
+/// interned names (as literals in Python code are).
+fn scheme_of(scheme: Option<&Bound<'_, PyString>>) -> PyResult<Option<&'static str>> {
+    let Some(scheme) = scheme else {
+        return Ok(None);
+    };
+    let py = scheme.py();
+    let interned =
+        SCHEME_OBJECTS.get_or_init(py, || SCHEMES.map(|n| PyString::intern(py, n).unbind()));
+    match interned.iter().position(|name| name.is(scheme)) {
+        Some(i) => Ok(Some(SCHEMES[i])),
+        None => scheme_named(&scheme.to_cow()?).map(Some),
     }
 }
 
 fn canonicalize_with<'py>(
     registry: &Registry,
     text: &Bound<'py, PyString>,
-    scheme: Option<&str>,
+    scheme: Option<&'static str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    check_scheme(scheme)?;
     let input = PyBackedStr::try_from(text.clone())?;
     match registry.canonicalize_with_scheme(scheme, &input) {
         // Unchanged: the caller's own string back, not a copy.
@@ -158,9 +183,8 @@ fn canonicalize_with<'py>(
 fn parse_with(
     registry: &Registry,
     text: &Bound<'_, PyString>,
-    scheme: Option<&str>,
+    scheme: Option<&'static str>,
 ) -> PyResult<PyCanonical> {
-    check_scheme(scheme)?;
     let input = PyBackedStr::try_from(text.clone())?;
     match registry.canonicalize_with_scheme(scheme, &input) {
         Ok(c) => Ok(PyCanonical {
@@ -182,10 +206,9 @@ enum OnInvalid {
 fn canonicalize_many_with<'py>(
     registry: &Registry,
     iterable: &Bound<'py, PyAny>,
-    scheme: Option<&str>,
+    scheme: Option<&'static str>,
     on_invalid: &str,
 ) -> PyResult<Bound<'py, PyList>> {
-    check_scheme(scheme)?;
     let on_invalid = match on_invalid {
         "none" => OnInvalid::None,
         "error" => OnInvalid::Error,
@@ -201,7 +224,7 @@ fn canonicalize_many_with<'py>(
     let mut texts = Vec::new();
     for item in iterable.try_iter()? {
         let item = item?;
-        texts.push(item.cast::<PyString>()?.to_cow()?.into_owned());
+        texts.push(PyBackedStr::try_from(item.cast::<PyString>()?.clone())?);
         objects.push(item);
     }
     // The identifiers are canonicalized with the GIL released; `None` stands for "unchanged".
@@ -292,21 +315,21 @@ fn bare_name(py: Python<'_>, registry: &Registry, text: &str, scheme: &str) -> P
 #[pyo3(signature = (text, scheme = None, policy = None))]
 pub(crate) fn canonicalize<'py>(
     text: &Bound<'py, PyString>,
-    scheme: Option<&str>,
+    scheme: Option<&Bound<'py, PyString>>,
     policy: Option<&Bound<'py, PyPolicy>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    canonicalize_with(&registry_of(policy), text, scheme)
+    canonicalize_with(&registry_of(policy), text, scheme_of(scheme)?)
 }
 
 /// The canonical IRI of `text`, its kind and whether it changed.
 #[pyfunction]
 #[pyo3(signature = (text, scheme = None, policy = None))]
-pub(crate) fn parse(
-    text: &Bound<'_, PyString>,
-    scheme: Option<&str>,
-    policy: Option<&Bound<'_, PyPolicy>>,
+pub(crate) fn parse<'py>(
+    text: &Bound<'py, PyString>,
+    scheme: Option<&Bound<'py, PyString>>,
+    policy: Option<&Bound<'py, PyPolicy>>,
 ) -> PyResult<PyCanonical> {
-    parse_with(&registry_of(policy), text, scheme)
+    parse_with(&registry_of(policy), text, scheme_of(scheme)?)
 }
 
 /// The canonical IRIs of many identifiers, with the GIL released.
@@ -314,11 +337,16 @@ pub(crate) fn parse(
 #[pyo3(signature = (iterable, scheme = None, policy = None, on_invalid = "none"))]
 pub(crate) fn canonicalize_many<'py>(
     iterable: &Bound<'py, PyAny>,
-    scheme: Option<&str>,
+    scheme: Option<&Bound<'py, PyString>>,
     policy: Option<&Bound<'py, PyPolicy>>,
     on_invalid: &str,
 ) -> PyResult<Bound<'py, PyList>> {
-    canonicalize_many_with(&registry_of(policy), iterable, scheme, on_invalid)
+    canonicalize_many_with(
+        &registry_of(policy),
+        iterable,
+        scheme_of(scheme)?,
+        on_invalid,
+    )
 }
 
 /// The kind of a valid identifier, or `None`.
@@ -367,7 +395,7 @@ pub(crate) fn normalize_pid<'py>(
         let name = bare_name(py, &registry, &text.to_cow()?, scheme)?;
         return Ok(PyString::new(py, &name).into_any());
     }
-    canonicalize_with(&registry, text, Some(scheme))
+    canonicalize_with(&registry, text, Some(scheme_named(scheme)?))
 }
 
 /// Whether `text` is a valid DOI in any spelling, bare included.
@@ -384,17 +412,31 @@ pub(crate) fn is_handle(text: &str, policy: Option<&Bound<'_, PyPolicy>>) -> boo
     as_pid(&registry_of(policy), text, "handle", HANDLE).is_ok()
 }
 
-/// For the graph helpers: the IRIs among `iris` that an adapter claims, mapped to
-/// `{iri: (canonical, kind)}` when their canonical form differs, and to `{iri: message}` when
-/// they are invalid. IRIs no adapter claims are in neither (they were checked by the parser).
+/// For the graph helpers: the terms among `terms` that are IRIs (instances of `iri_type`, a `str`
+/// subclass such as rdflib's `URIRef`) and that an adapter claims, mapped to
+/// `{term: (canonical term, kind)}` when their canonical form differs, and to `{term: message}`
+/// when they are invalid. The keys are the caller's own objects, and a canonical term that is
+/// already among `terms` is that object, not an equal copy: rdflib compares terms with a Python
+/// `__eq__` that dict lookups skip for identical objects. IRIs no adapter claims are in neither
+/// (they were checked by the parser).
 #[pyfunction]
-#[pyo3(signature = (iris, policy = None))]
-pub(crate) fn _canonical_iris<'py>(
-    py: Python<'py>,
-    iris: Vec<String>,
+#[pyo3(signature = (terms, iri_type, policy = None))]
+pub(crate) fn _canonical_terms<'py>(
+    terms: &Bound<'py, PyAny>,
+    iri_type: &Bound<'py, PyType>,
     policy: Option<&Bound<'py, PyPolicy>>,
 ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+    let py = terms.py();
     let registry = registry_of(policy);
+    let mut objects = Vec::new();
+    let mut iris = Vec::new();
+    for term in terms.try_iter()? {
+        let term = term?;
+        if term.is_instance(iri_type)? {
+            iris.push(term.cast::<PyString>()?.to_cow()?.into_owned());
+            objects.push(term);
+        }
+    }
     let results: Vec<_> = py.detach(|| {
         iris.iter()
             .map(|iri| match registry.canonicalize_claimed(iri) {
@@ -407,12 +449,20 @@ pub(crate) fn _canonical_iris<'py>(
             })
             .collect()
     });
+    let existing: HashMap<&str, &Bound<'py, PyAny>> =
+        iris.iter().map(String::as_str).zip(&objects).collect();
     let changed = PyDict::new(py);
     let invalid = PyDict::new(py);
-    for (iri, result) in iris.iter().zip(results) {
+    for (term, result) in objects.iter().zip(results) {
         match result {
-            Some(Ok((canonical, kind))) => changed.set_item(iri, (canonical, kind.as_str()))?,
-            Some(Err(message)) => invalid.set_item(iri, message)?,
+            Some(Ok((canonical, kind))) => {
+                let new = match existing.get(canonical.as_str()) {
+                    Some(&same) => same.clone(),
+                    None => iri_type.call1((canonical,))?,
+                };
+                changed.set_item(term, (new, kind.as_str()))?;
+            }
+            Some(Err(message)) => invalid.set_item(term, message)?,
             None => {}
         }
     }

@@ -30,7 +30,7 @@ fn _pidcanon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(identifiers::normalize_pid, m)?)?;
     m.add_function(wrap_pyfunction!(identifiers::is_doi, m)?)?;
     m.add_function(wrap_pyfunction!(identifiers::is_handle, m)?)?;
-    m.add_function(wrap_pyfunction!(identifiers::_canonical_iris, m)?)?;
+    m.add_function(wrap_pyfunction!(identifiers::_canonical_terms, m)?)?;
     m.add_function(wrap_pyfunction!(rewrite::rewrite, m)?)?;
     Ok(())
 }

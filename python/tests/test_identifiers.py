@@ -44,6 +44,35 @@ def test_invalid_identifier_carries_kind_rule_offset_and_the_cli_message():
         pidcanon.parse("oai:wibble.org:ab%3ccd")
 
 
+def test_dois_in_their_common_spellings_are_validated_on_the_fast_path():
+    # The library's one-pass path for plain DOIs agrees with the full read...
+    for text in ["doi:10.1371/JOURNAL.PONE.0042793", "http://dx.doi.org/10.1371/journal.PONE.0042793"]:
+        assert pidcanon.canonicalize(text) == "https://doi.org/10.1371/journal.pone.0042793"
+    canonical = "".join(["https://doi.org/", "10.1000/182"])
+    assert pidcanon.canonicalize(canonical, scheme="doi") is canonical
+    # ...and what it does not take still fails with the full read's error.
+    for text, kind, offset, rule in [
+        ("doi:10.1000/", "doi", 12, "local name is empty"),
+        ("doi:10..1/x", "doi", 7, "a naming authority segment is empty (a leading, trailing or doubled '.')"),
+        ("https://doi.org/10.1000/a%zz", "handle", 25, "'%' must be followed by two hex digits"),
+    ]:
+        with pytest.raises(InvalidIdentifier) as raised:
+            pidcanon.canonicalize(text)
+        assert (raised.value.kind, raised.value.offset, raised.value.rule) == (kind, offset, rule), text
+
+
+def test_a_scheme_name_built_at_run_time_is_read_like_a_literal():
+    doi = "".join(["d", "oi"])  # not the interned "doi"
+    assert pidcanon.canonicalize("10.1000/ABC", scheme=doi) == "https://doi.org/10.1000/abc"
+    assert pidcanon.parse("10.1000/ABC", doi).kind == "doi"
+    assert pidcanon.canonicalize_many(["10.1000/ABC"], scheme=doi) == ["https://doi.org/10.1000/abc"]
+    assert Registry().canonicalize("10.1000/ABC", scheme=doi) == "https://doi.org/10.1000/abc"
+    with pytest.raises(ValueError, match='unknown scheme "Doi"'):
+        pidcanon.canonicalize("10.1000/ABC", scheme="".join(["D", "oi"]))
+    with pytest.raises(TypeError):
+        pidcanon.canonicalize("10.1000/ABC", scheme=b"doi")
+
+
 def test_text_that_is_not_an_iri_is_invalid_of_kind_iri():
     with pytest.raises(InvalidIdentifier) as raised:
         pidcanon.canonicalize("not an iri")

@@ -211,3 +211,26 @@ def test_the_fast_path_keeps_the_store_consistent():
     result.remove((None, URIRef(DCT + "title"), None))
     assert len(result) == len(fresh)
     assert set(example_graph()) != set(result)
+
+
+def test_a_canonical_iri_already_in_the_graph_is_that_term_and_the_collector_is_restored():
+    import gc
+
+    g = Graph()
+    canonical = URIRef("https://doi.org/10.1000/abc")
+    g.add((URIRef("http://example.org/a"), URIRef(DCT + "relation"), canonical))
+    g.add((URIRef("http://example.org/b"), URIRef(DCT + "relation"), URIRef("doi:10.1000/ABC")))
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            result, report = canonicalize_graph(g)
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
+        assert report.rewritten == {"doi": 1}
+        assert {o for o in result.objects()} == {canonical}
+        # Both statements hold the graph's own object for the canonical IRI, not an equal copy.
+        assert all(o is canonical for o in result.objects())
+    with pytest.raises(TypeError):
+        canonicalize_graph(g, policy="not a policy")
+    assert gc.isenabled()

@@ -315,6 +315,14 @@ const PATH_FORMS: [(&str, bool, bool); 6] = [
     ("urn:doi:", true, true),
 ];
 
+/// The spellings of a DOI that [`HandleAdapter::plain_doi`] reads besides `doi:` (in any case).
+const PLAIN_DOI_PREFIXES: [&str; 4] = [
+    "https://doi.org/",
+    "http://doi.org/",
+    "http://dx.doi.org/",
+    "https://dx.doi.org/",
+];
+
 /// Canonicalizes Handles and DOIs in every encoding.
 #[derive(Debug, Clone, Default)]
 pub struct HandleAdapter {
@@ -469,6 +477,51 @@ impl HandleAdapter {
         valid.then_some(kind)
     }
 
+    /// The canonical form of a DOI in one of its common spellings (`doi:`, the doi.org proxies
+    /// with scheme and host in lower case) when it is plain ASCII: see [`Self::plain_doi_name`].
+    /// A proxy URL's path must hold only characters kept as they are (no escape to decode, no
+    /// query or fragment). `None` for anything else: the full read decides, errors included.
+    fn plain_doi<'a>(&self, iri: &str) -> Option<Canonical<'a>> {
+        if let Some(name) = PLAIN_DOI_PREFIXES
+            .iter()
+            .find_map(|prefix| iri.strip_prefix(prefix))
+        {
+            let kept = name.bytes().all(|b| b == b'/' || is_ascii_pchar(b));
+            return kept.then(|| self.plain_doi_name(name)).flatten();
+        }
+        starts_with_ignore_case(iri, "doi:")
+            .then(|| self.plain_doi_name(&iri[4..]))
+            .flatten()
+    }
+
+    /// The canonical form of a DOI name as written after `doi:` or given bare (nothing decoded)
+    /// whose local name is printable ASCII, built in one pass: the proxy prefix, then the name in
+    /// lower case with every character the proxy form does not keep escaped. `None` when the
+    /// name is anything else or when the policy writes DOIs in another form.
+    fn plain_doi_name<'a>(&self, name: &str) -> Option<Canonical<'a>> {
+        if self.doi_form != DoiForm::Https {
+            return None;
+        }
+        let (na, local) = name.split_at(find_byte(name, b'/')?);
+        let plain = is_doi_prefix(na)
+            && check_naming_authority(na, Kind::Doi, 0).is_ok()
+            && local.len() > 1
+            && local.bytes().all(|b| matches!(b, b' '..=b'~'));
+        if !plain {
+            return None;
+        }
+        let mut canonical = String::with_capacity(DOI_PROXY.len() + name.len() + 8);
+        canonical.push_str(DOI_PROXY);
+        for b in name.bytes().map(|b| b.to_ascii_lowercase()) {
+            if b == b'/' || is_ascii_pchar(b) {
+                canonical.push(char::from(b));
+            } else {
+                pct::push_escape(&mut canonical, b, HexCase::Upper);
+            }
+        }
+        Some(Canonical::new(Cow::Owned(canonical), Kind::Doi))
+    }
+
     fn canonical<'a>(&self, input: &'a str, handle: &Handle<'_>, tail: &str) -> Canonical<'a> {
         let rendered = handle.render(handle.form(self.handle_form, self.doi_form), tail);
         let iri = pct::join_or_borrow(input, || rendered.pieces().into_iter());
@@ -504,6 +557,9 @@ impl SchemeAdapter for HandleAdapter {
         if let Some(kind) = self.kind_if_canonical(iri) {
             return Ok(Canonical::new(Cow::Borrowed(iri), kind));
         }
+        if let Some(canonical) = self.plain_doi(iri) {
+            return Ok(canonical);
+        }
         let (handle, tail) = self.read(iri)?;
         Ok(self.canonical(iri, &handle, tail))
     }
@@ -511,6 +567,9 @@ impl SchemeAdapter for HandleAdapter {
     /// A bare handle `NA/local` (`--scheme handle`) or DOI name (`--scheme doi`), not decoded.
     fn canonicalize_bare<'a>(&self, name: &str, id: &'a str) -> Result<Canonical<'a>, IdError> {
         let handle = if name == "doi" {
+            if let Some(canonical) = self.plain_doi_name(id) {
+                return Ok(canonical);
+            }
             doi_name(id, 0)?
         } else {
             Handle::parse(id)?
@@ -578,6 +637,74 @@ mod tests {
                 "{iri}"
             );
         }
+    }
+
+    #[test]
+    fn the_plain_doi_path_agrees_with_reading_in_full() {
+        let adapter = HandleAdapter::default();
+        let mut taken = 0;
+        for prefix in PLAIN_DOI_PREFIXES.iter().chain(&["doi:", "DOI:", "Doi:"]) {
+            for name in [
+                "10.1371/JOURNAL.PONE.0042793",
+                "10.1038/nphys1170",
+                "10.5281/zenodo.1234567",
+                "10.1000.10/a/b/C",
+                "10.1000/a:b@c!$&'()*+,;=-._~",
+                "10.1000/a%2Fb",
+                "10.1000/a%41",
+                "10.1000/a?q#f",
+                "10.1000/a b",
+                "10.1000/M\u{fc}ller",
+                "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI3>3.0.CO;2-0",
+                "10.1000/",
+                "10.1000",
+                "10../x",
+                "10.1000./x",
+                "10.a/x",
+                "11.1000/x",
+                "api/handles/10.1000/x",
+            ] {
+                let iri = format!("{prefix}{name}");
+                let full = adapter
+                    .read(&iri)
+                    .map(|(h, tail)| adapter.canonical(&iri, &h, tail));
+                match adapter.plain_doi(&iri) {
+                    Some(plain) => {
+                        taken += 1;
+                        assert_eq!(Ok(plain), full, "{iri}");
+                    }
+                    None => assert!(
+                        full.is_err()
+                            || full.is_ok_and(|c| c.kind != Kind::Doi)
+                            || !name.bytes().all(|b| b == b'/' || is_ascii_pchar(b)),
+                        "{iri}: a plain DOI, but the fast path missed it"
+                    ),
+                }
+            }
+        }
+        for name in [
+            "10.1000/A b<c>%2F?#",
+            "10.1000/x",
+            "10.1000/",
+            "10.a/x",
+            "10.1000/\u{fc}",
+        ] {
+            let full = doi_name(name, 0).map(|h| adapter.canonical(name, &h, ""));
+            match adapter.plain_doi_name(name) {
+                Some(plain) => {
+                    taken += 1;
+                    assert_eq!(Ok(plain), full, "{name}");
+                }
+                None => assert!(full.is_err() || !name.is_ascii(), "{name}"),
+            }
+        }
+        assert!(taken >= 50, "the plain DOI path took only {taken}");
+        let hdl = HandleAdapter::new(&Policy {
+            doi_form: DoiForm::Hdl,
+            ..Policy::default()
+        })
+        .expect("no resolvers");
+        assert_eq!(hdl.plain_doi("doi:10.1000/X"), None);
     }
 
     #[test]

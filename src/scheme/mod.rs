@@ -317,9 +317,12 @@ pub(crate) fn split_byte(s: &str, byte: u8) -> impl Iterator<Item = &str> {
 }
 
 /// Every canonical form an adapter builds must be an IRI; one that is not is reported, not written.
+/// The common shape is recognized by a table-driven scan; anything else gets the full parse.
 fn checked(result: Result<Canonical<'_>, IdError>) -> Result<Canonical<'_>, IdError> {
     let canonical = result?;
-    if let Cow::Owned(iri) = &canonical.iri {
+    if let Cow::Owned(iri) = &canonical.iri
+        && !crate::iri::is_plain_absolute_iri(iri)
+    {
         crate::iri::validate(iri).map_err(|_| {
             IdError::new(
                 canonical.kind,
