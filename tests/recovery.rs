@@ -107,6 +107,15 @@ fn trig_recovery_after_a_closed_block_stays_in_the_default_graph() {
     assert_eq!(heard.syntax.len(), 1, "{:?}", heard.syntax);
 }
 
+/// Where each rewrite was heard, as `line:column`, with its IRI.
+fn rewrites_at(heard: &Heard) -> Vec<(String, String)> {
+    heard
+        .rewrites
+        .iter()
+        .map(|(location, iri)| (location.to_string(), iri.clone()))
+        .collect()
+}
+
 #[test]
 fn diagnostics_find_each_iri_where_it_is_written() {
     // `<…/demo%3a1>` is a prefix of `<…/demo%3a1/DC>`: each is found at its own place, and the
@@ -116,11 +125,7 @@ fn diagnostics_find_each_iri_where_it_is_written() {
         \x20 dc:source <info:fedora/demo%3a2> .\n\
         <info:fedora/demo%3a1> dc:relation <info:fedora/demo%3a1> .\n";
     let (_, heard) = rewrite(input, RdfFormat::Turtle, RdfFormat::NTriples, 1);
-    let at: Vec<(String, String)> = heard
-        .rewrites
-        .iter()
-        .map(|(location, iri)| (location.to_string(), iri.clone()))
-        .collect();
+    let at = rewrites_at(&heard);
     let expected = [
         ("2:27", "info:fedora/demo%3a1/DC"),
         ("2:55", "info:fedora/demo%3a1"),
@@ -145,11 +150,7 @@ fn prefixed_names_relative_iris_and_continued_subjects_have_line_and_column() {
         info:demo%3a1 <http://ex/p>\n  info:demo%3a100, info:demo%3a10 ;\n\
         \x20 <http://ex/q> <demo%3a3>.\n";
     let (_, heard) = rewrite(input, RdfFormat::Turtle, RdfFormat::NTriples, 1);
-    let at: Vec<(String, String)> = heard
-        .rewrites
-        .iter()
-        .map(|(location, iri)| (location.to_string(), iri.clone()))
-        .collect();
+    let at = rewrites_at(&heard);
     let expected = [
         ("3:1", "info:fedora/demo%3a1"),
         ("4:3", "info:fedora/demo%3a100"),
@@ -427,18 +428,14 @@ fn legacy_rdfxml_is_located_in_the_input_not_in_the_corrected_document() {
     // offsets in what `oxrdfxml` reads differ from the input's, locations do not.
     let input = "<RDF xmlns=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n  <Description about=\"info:fedora/demo%3a1\"><isMemberOf resource=\"info:fedora/demo%3a2\"/></Description>\n  <Description about=\"info:fedora/demo%3a3\">\n    <isMemberOf resource=\"hdl://10013/x\"/>\n  </Description>\n</RDF>\n";
     let heard = rewrite_rdfxml(input, false);
-    let located: Vec<_> = heard
-        .rewrites
-        .iter()
-        .map(|(location, iri)| (location.to_string(), iri.as_str()))
-        .collect();
+    let expected = [
+        ("2:45", "info:fedora/demo%3a1"),
+        ("2:45", "info:fedora/demo%3a2"),
+        ("4:5", "info:fedora/demo%3a3"),
+        ("4:5", "hdl://10013/x"),
+    ];
     assert_eq!(
-        located,
-        [
-            ("2:45".to_owned(), "info:fedora/demo%3a1"),
-            ("2:45".to_owned(), "info:fedora/demo%3a2"),
-            ("4:5".to_owned(), "info:fedora/demo%3a3"),
-            ("4:5".to_owned(), "hdl://10013/x"),
-        ]
+        rewrites_at(&heard),
+        expected.map(|(l, i)| (l.to_owned(), i.to_owned()))
     );
 }

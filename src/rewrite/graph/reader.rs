@@ -272,14 +272,7 @@ impl<'p> Reader<'p> {
                     Item::SyntaxError(SyntaxError::new(location, e.to_string()))
                 }
             };
-            let declarations = || {
-                let mut prefixes: Vec<_> = quads
-                    .prefixes()
-                    .map(|(n, i)| (n.to_owned(), i.to_owned()))
-                    .collect();
-                prefixes.sort();
-                (prefixes, quads.base_iri().map(str::to_owned))
-            };
+            let declarations = || declared(quads.prefixes(), quads.base_iri());
             on_item(item, Span::at(Location::unknown()), &declarations)?;
         }
         Ok(())
@@ -305,17 +298,22 @@ fn parse_rdfxml(
                 Item::SyntaxError(SyntaxError::new(at, e.to_string()))
             }
         };
-        let declarations = || {
-            let mut prefixes: Vec<_> = triples
-                .prefixes()
-                .map(|(n, i)| (n.to_owned(), i.to_owned()))
-                .collect();
-            prefixes.sort();
-            (prefixes, triples.base_iri().map(str::to_owned))
-        };
+        let declarations = || declared(triples.prefixes(), triples.base_iri());
         on_item(item, Span::at(at), &declarations)?;
     }
     tell_warnings(warnings, on_item)
+}
+
+/// `prefixes` (sorted by name: a rewrite's output is the same on every run) and `base`.
+fn declared<'a>(
+    prefixes: impl Iterator<Item = (&'a str, &'a str)>,
+    base: Option<&str>,
+) -> Declarations {
+    let mut prefixes: Vec<_> = prefixes
+        .map(|(n, i)| (n.to_owned(), i.to_owned()))
+        .collect();
+    prefixes.sort();
+    (prefixes, base.map(str::to_owned))
 }
 
 /// Hands the warnings gathered so far to `on_item`.
