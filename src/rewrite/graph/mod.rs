@@ -4,6 +4,7 @@
 //! serializes them; with more than one thread the worker and the sink run on a second thread
 //! while the session reads.
 
+mod parallel;
 mod reader;
 mod sink;
 mod worker;
@@ -72,7 +73,12 @@ pub(crate) fn rewrite<W: Write>(
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
     let base_iri = base_iri.or(rewriter.base_iri.as_deref());
-    let reader = Reader::new(rewriter.input_format, base_iri, rewriter.strict_rdfxml);
+    let reader = Reader::new(
+        rewriter.input_format,
+        base_iri,
+        rewriter.strict_rdfxml,
+        rewriter.threads,
+    );
     let mut worker = GraphWorker::new(rewriter, session.needs(), session.inputs);
     let mut batch = GraphBatch::default();
     let Some(mut sink) = graph_output(session).sink.take() else {

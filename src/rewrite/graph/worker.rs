@@ -47,6 +47,32 @@ impl GraphBatch {
         self.spans.push((span.first_line, range));
     }
 
+    /// An empty batch with room for the statements of about `bytes` bytes of input.
+    pub(crate) fn with_capacity(bytes: usize) -> Self {
+        Self {
+            declarations: None,
+            quads: Vec::with_capacity(bytes / 48),
+            spans: Vec::with_capacity(bytes / 48),
+            text: Vec::with_capacity(bytes + bytes / 2),
+        }
+    }
+
+    /// Hands each statement with the lines it spans to `take`, in order, and empties the batch.
+    pub(crate) fn drain<E>(
+        &mut self,
+        mut take: impl FnMut(Quad, Span<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for (quad, (first_line, range)) in self.quads.drain(..).zip(&self.spans) {
+            let span = Span {
+                first_line: *first_line,
+                text: &self.text[range.clone()],
+            };
+            take(quad, span)?;
+        }
+        self.clear();
+        Ok(())
+    }
+
     pub(crate) fn clear(&mut self) {
         self.quads.clear();
         self.spans.clear();
