@@ -167,7 +167,7 @@ fn take<W: Write>(
                 batch.declarations = Some(declarations());
             }
             batch.push(quad, span);
-            Ok(batch.quads.len() >= GraphBatch::SIZE)
+            Ok(batch.quads.len() >= GraphBatch::size(session.rewriter.threads))
         }
         Item::SyntaxError(error) => session.syntax_error(error, span.text).map(|_| false),
         Item::Warning(location, message) => {
