@@ -126,6 +126,8 @@ pub(crate) fn read(
             disagreed: false,
         };
         let mut buffer = Vec::new();
+        // Where the text not yet sent starts in `buffer`.
+        let mut unsent = 0;
         let mut scanner = Scanner::default();
         let mut ended = false;
         let mut lines_before = 0;
@@ -136,14 +138,16 @@ pub(crate) fn read(
                 end,
                 declares,
                 leftover,
-            }) = scanner.cut(&buffer, ended)
+            }) = scanner.cut(&buffer[unsent..], ended)
             else {
-                if scanner.lost || buffer.len() > MAX_PIECE {
+                if scanner.lost || buffer.len() - unsent > MAX_PIECE {
                     break true;
                 }
                 if ended {
                     break false;
                 }
+                buffer.drain(..unsent);
+                unsent = 0;
                 let filled = buffer.len();
                 buffer.resize(filled + READ, 0);
                 let read = read_some(&mut input, &mut buffer[filled..])?;
@@ -151,7 +155,8 @@ pub(crate) fn read(
                 ended = read == 0;
                 continue;
             };
-            let text: Vec<u8> = buffer.drain(..end).collect();
+            let text = buffer[unsent..unsent + end].to_vec();
+            unsent += end;
             scanner.cut_at(end);
             let piece = Piece {
                 lines_before,
@@ -174,7 +179,7 @@ pub(crate) fn read(
             }
         };
         if !pipeline.drain(on_item)? || fell_back {
-            return pipeline.read_rest(lines_before, &buffer, input, on_item);
+            return pipeline.read_rest(lines_before, &buffer[unsent..], input, on_item);
         }
         Ok(())
     })
