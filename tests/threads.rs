@@ -1,10 +1,13 @@
 //! Rewriting on several threads gives the same output as on one: N-Triples byte for byte over
-//! several chunks, Turtle statement for statement (blank node labels aside, which the parser
-//! makes up); and one session over several inputs writes one document.
+//! several chunks, Turtle byte for byte over several pieces parsed in parallel (with
+//! declarations along the way, strings that look like statements, and syntax errors); and one
+//! session over several inputs writes one document.
 
 use oxrdfio::{RdfFormat, RdfParser};
 use pidcanon::Registry;
-use pidcanon::rewrite::Rewriter;
+use pidcanon::rewrite::{Location, Observer, Recovery, Rewriter, SyntaxError};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 fn rewrite(input: &[u8], from: RdfFormat, to: RdfFormat, threads: usize) -> (Vec<u8>, u64) {
     let rewriter = Rewriter::new(Registry::default())
@@ -107,5 +110,115 @@ fn one_session_over_several_inputs_writes_one_document() {
             2,
             "{text}"
         );
+    }
+}
+
+/// About 4 MB of Turtle (several pieces for the parallel parser) with what a scan for statement
+/// ends could trip on: declarations on the way (a prefix declared again with another IRI, a
+/// SPARQL `PREFIX`, a new `@base`), long strings holding ` .` line ends and `@prefix`, made-up
+/// blank nodes and lists, comments, escaped local names; and `broken` lines with syntax errors.
+fn big_turtle(broken: &[usize]) -> String {
+    let mut out = String::from(
+        "# a big file\n@prefix dc: <http://purl.org/dc/terms/> .\n@base <http://example.org/> .\n",
+    );
+    for i in 0..24_000 {
+        if broken.contains(&i) {
+            out.push_str(&format!("<bad{i}> dc:title \"no end .\n"));
+        }
+        match i {
+            8_000 => out.push_str("@prefix dc: <http://purl.org/dc/elements/1.1/> .\n"),
+            12_000 => out.push_str("PREFIX ex: <http://example.com/ns#>\n"),
+            16_000 => out.push_str("@base <http://example.net/other/> .\n"),
+            _ => {}
+        }
+        out.push_str(&format!(
+            "<info:fedora/demo%3a{i}> dc:relation <hdl://10013/X{i}> , <rel{i}> ;\n    \
+             dc:description \"\"\"a long one .\n@prefix dc: <http://wrong/> .\n<x> <y> <z> .\n\"\"\" ;\n    \
+             dc:creator [ dc:name 'Name {i}' ; dc:alias \"a \\\" quote .\" ] ;\n    \
+             dc:subject ( <http://dx.doi.org/10.1000/ABC{i}> \"two\" 3.5 ) . # done {i}.\n\
+             _:b{i} dc:identifier \"{i}\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n"
+        ));
+        if i >= 12_000 {
+            out.push_str(&format!("ex:a\\.b{i} ex:p ex:o{i}. ex:c ex:p ex:d .\n"));
+        }
+    }
+    out
+}
+
+/// What an observer heard, as text: the locations of rewrites and syntax errors.
+#[derive(Clone, Default)]
+struct Heard(Rc<RefCell<Vec<String>>>);
+
+impl Observer for Heard {
+    fn rewritten(&mut self, location: Location, original: &str, _: &str, _: pidcanon::Kind) {
+        self.0.borrow_mut().push(format!("{location} {original}"));
+    }
+    fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
+        self.0.borrow_mut().push(format!("{error} {recovery:?}"));
+    }
+}
+
+/// Turtle to N-Triples on `threads` threads: the output, and what was heard.
+fn rewrite_turtle(input: &str, threads: usize) -> (Vec<u8>, Vec<String>) {
+    let rewriter = Rewriter::new(Registry::default())
+        .with_input_format(RdfFormat::Turtle)
+        .with_output_format(RdfFormat::NTriples)
+        .skip_syntax_errors()
+        .with_threads(threads);
+    let heard = Heard::default();
+    let mut out = Vec::new();
+    let mut session = rewriter.session(&mut out).with_observer(heard.clone());
+    session.rewrite(input.as_bytes()).expect("rewrites");
+    session.finish().expect("finishes");
+    let heard = heard.0.take();
+    (out, heard)
+}
+
+#[test]
+fn turtle_output_is_the_same_byte_for_byte_on_any_number_of_threads() {
+    let input = big_turtle(&[]);
+    let (one, heard_one) = rewrite_turtle(&input, 1);
+    let text = String::from_utf8_lossy(&one);
+    assert!(text.contains("<info:fedora/demo:7999> <http://purl.org/dc/terms/relation>"));
+    assert!(text.contains("<info:fedora/demo:8000> <http://purl.org/dc/elements/1.1/relation>"));
+    assert!(text.contains("<http://example.net/other/rel16000>"));
+    assert!(text.contains("<http://example.com/ns#a.b12000>"));
+    assert_eq!(text.matches("a long one .\\n@prefix").count(), 24_000);
+    // Per block: the subject (at four statements, one without a column after the lines it
+    // spans), the handle, the DOI.
+    assert_eq!(heard_one.len(), 24_000 * 7);
+    for threads in [2, 3] {
+        let (many, heard_many) = rewrite_turtle(&input, threads);
+        assert!(one == many, "{threads} threads differ");
+        same(&heard_one, &heard_many);
+    }
+}
+
+#[test]
+fn turtle_with_syntax_errors_is_recovered_from_the_same_on_two_threads() {
+    let input = big_turtle(&[9_000, 23_000]);
+    let (one, heard_one) = rewrite_turtle(&input, 1);
+    assert!(heard_one.iter().any(|h| h.contains("Skipped")));
+    let (two, heard_two) = rewrite_turtle(&input, 2);
+    assert!(one == two, "two threads differ");
+    same(&heard_one, &heard_two);
+}
+
+/// Asserts that two threads' findings are the same, showing the first that differs: the
+/// rewrites in order, the syntax errors in order (syntax errors are told as they are read,
+/// rewrites as batches are mapped: with a second thread mapping, how the two interleave depends
+/// on timing).
+fn same(one: &[String], many: &[String]) {
+    let part = |all: &[String], errors: bool| -> Vec<String> {
+        let all = all.iter().filter(|h| h.contains("syntax error") == errors);
+        all.cloned().collect()
+    };
+    for errors in [true, false] {
+        let (one, many) = (part(one, errors), part(many, errors));
+        let first = one.iter().zip(&many).position(|(a, b)| a != b);
+        if let Some(at) = first {
+            panic!("finding {at} differs: {:?} != {:?}", one[at], many[at]);
+        }
+        assert_eq!(one.len(), many.len());
     }
 }

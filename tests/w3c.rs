@@ -143,8 +143,13 @@ fn dataset(bytes: &[u8], format: RdfFormat, base: &str) -> Result<Dataset, Strin
 }
 
 fn rewrite(test: &Test) -> Result<Vec<u8>, String> {
+    rewrite_on(test, 1)
+}
+
+fn rewrite_on(test: &Test, threads: usize) -> Result<Vec<u8>, String> {
     let rewriter = Rewriter::new(Registry::default())
         .with_format(test.format)
+        .with_threads(threads)
         .with_base_iri(test.base.as_str())
         .map_err(|e| e.to_string())?;
     let mut out = Vec::new();
@@ -198,6 +203,27 @@ fn w3c_syntax_suites_through_the_library() {
         all.len(),
         failures.join("\n")
     );
+}
+
+/// Turtle read on two threads (in pieces, `src/rewrite/graph/parallel.rs`) gives what one gives:
+/// the same bytes, or the same error.
+#[test]
+fn turtle_suite_on_two_threads_as_on_one() {
+    let turtle: Vec<Test> = tests()
+        .into_iter()
+        .filter(|t| t.format == RdfFormat::Turtle)
+        .collect();
+    assert!(
+        turtle.len() > 300,
+        "only {} Turtle tests found",
+        turtle.len()
+    );
+    let differ: Vec<&str> = turtle
+        .iter()
+        .filter(|t| rewrite_on(t, 1) != rewrite_on(t, 2))
+        .map(|t| t.id.as_str())
+        .collect();
+    assert!(differ.is_empty(), "two threads differ on {differ:?}");
 }
 
 #[test]

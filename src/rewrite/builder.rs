@@ -124,9 +124,9 @@ impl Rewriter {
         self
     }
 
-    /// Rewrites on `threads` threads (1 by default): N-Triples / N-Quads chunk by chunk, other
-    /// formats with parsing and serializing on separate threads. The output is the same whatever
-    /// the number.
+    /// Rewrites on `threads` threads (1 by default): N-Triples / N-Quads chunk by chunk, Turtle
+    /// parsed piece by piece, other formats with parsing and serializing on separate threads.
+    /// The output is the same whatever the number.
     #[must_use]
     pub fn with_threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);

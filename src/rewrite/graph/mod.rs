@@ -4,6 +4,7 @@
 //! serializes them; with more than one thread the worker and the sink run on a second thread
 //! while the session reads.
 
+mod parallel;
 mod reader;
 mod sink;
 mod worker;
@@ -72,38 +73,45 @@ pub(crate) fn rewrite<W: Write>(
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
     let base_iri = base_iri.or(rewriter.base_iri.as_deref());
-    let reader = Reader::new(rewriter.input_format, base_iri, rewriter.strict_rdfxml);
+    let reader = Reader::new(
+        rewriter.input_format,
+        base_iri,
+        rewriter.strict_rdfxml,
+        rewriter.threads,
+    );
     let mut worker = GraphWorker::new(rewriter, session.needs(), session.inputs);
     let mut batch = GraphBatch::default();
     let Some(mut sink) = graph_output(session).sink.take() else {
         unreachable!("the sink is back after every rewrite")
     };
-    let mut map_and_write = move |mut batch: GraphBatch, sink: &mut GraphSink| -> Mapped {
+    // Maps and writes a batch, leaving it empty with its capacity: batches are used again, so
+    // that their vectors do not grow anew (and get copied as they grow) for every batch.
+    let mut map_and_write = move |batch: &mut GraphBatch, sink: &mut GraphSink| -> Mapped {
         let mut found = Found::default();
-        worker.map(&mut batch, &mut found);
-        let counts = sink.write(rewriter, &mut batch)?;
+        worker.map(batch, &mut found);
+        let counts = sink.write(rewriter, batch)?;
         Ok((found, counts))
     };
     if rewriter.threads < 2 {
         let read = reader.read(input, |item, span, declarations| {
             if take(session, item, span, declarations, &mut batch)? {
-                let mapped = map_and_write(std::mem::take(&mut batch), &mut sink);
+                let mapped = map_and_write(&mut batch, &mut sink);
                 apply(session, mapped)?;
             }
             Ok(())
         });
-        let done = read.and_then(|()| apply(session, map_and_write(batch, &mut sink)));
+        let done = read.and_then(|()| apply(session, map_and_write(&mut batch, &mut sink)));
         graph_output(session).sink = Some(sink);
         return done;
     }
     let (done, sink) = std::thread::scope(|scope| {
         let (to_worker, batches) = mpsc::sync_channel::<GraphBatch>(2);
-        let (to_session, mapped) = mpsc::channel::<Mapped>();
+        let (to_session, mapped) = mpsc::channel::<(Mapped, GraphBatch)>();
         let spawned = spawn_worker(scope, move || {
-            for batch in batches {
-                let result = map_and_write(batch, &mut sink);
+            for mut batch in batches {
+                let result = map_and_write(&mut batch, &mut sink);
                 let failed = result.is_err();
-                if to_session.send(result).is_err() || failed {
+                if to_session.send((result, batch)).is_err() || failed {
                     break;
                 }
             }
@@ -116,19 +124,20 @@ pub(crate) fn rewrite<W: Write>(
         };
         let read = reader.read(input, |item, span, declarations| {
             if take(session, item, span, declarations, &mut batch)? {
-                while let Ok(result) = mapped.try_recv() {
+                let mut spare = None;
+                while let Ok((result, empty)) = mapped.try_recv() {
                     apply(session, result)?;
+                    spare = Some(empty);
                 }
-                to_worker
-                    .send(std::mem::take(&mut batch))
-                    .map_err(|_| stopped())?;
+                let full = std::mem::replace(&mut batch, spare.unwrap_or_default());
+                to_worker.send(full).map_err(|_| stopped())?;
             }
             Ok(())
         });
         let sent = read.and_then(|()| to_worker.send(batch).map_err(|_| stopped()));
         drop(to_worker);
         let mut done = sent;
-        for result in mapped {
+        for (result, _) in mapped {
             done = done.and_then(|()| apply(session, result));
         }
         let sink = mapper.join().ok();
@@ -158,7 +167,7 @@ fn take<W: Write>(
                 batch.declarations = Some(declarations());
             }
             batch.push(quad, span);
-            Ok(batch.quads.len() >= GraphBatch::SIZE)
+            Ok(batch.quads.len() >= GraphBatch::size(session.rewriter.threads))
         }
         Item::SyntaxError(error) => session.syntax_error(error, span.text).map(|_| false),
         Item::Warning(location, message) => {

@@ -82,7 +82,7 @@ pub(crate) enum LineParser {
 impl LineParser {
     /// The parser of a text format that knows `base` and `prefixes` from the start, or `None`
     /// for RDF/XML and other formats.
-    fn declared(
+    pub(crate) fn declared(
         format: RdfFormat,
         base: Option<&str>,
         prefixes: &[(String, String)],
@@ -112,7 +112,7 @@ impl LineParser {
     }
 
     /// A new parser of the same format that knows the prefixes and base declared so far.
-    fn restarted(&self) -> Result<Self, RewriteError> {
+    pub(crate) fn restarted(&self) -> Result<Self, RewriteError> {
         let format = match self {
             Self::NTriples(_) => RdfFormat::NTriples,
             Self::NQuads(_) => RdfFormat::NQuads,
@@ -164,7 +164,7 @@ impl LineParser {
 
     /// The prefixes declared so far, sorted by name (the parser keeps no order): a rewrite's
     /// output is the same on every run.
-    fn prefixes(&self) -> Vec<(String, String)> {
+    pub(crate) fn prefixes(&self) -> Vec<(String, String)> {
         let own = |(name, iri): (&str, &str)| (name.to_owned(), iri.to_owned());
         let mut prefixes: Vec<_> = match self {
             Self::Turtle(p) => p.prefixes().map(own).collect(),
@@ -176,7 +176,7 @@ impl LineParser {
     }
 
     /// The base IRI declared so far.
-    fn base_iri(&self) -> Option<String> {
+    pub(crate) fn base_iri(&self) -> Option<String> {
         match self {
             Self::Turtle(p) => p.base_iri().map(str::to_owned),
             Self::TriG(p) => p.base_iri().map(str::to_owned),
@@ -201,14 +201,22 @@ pub(crate) struct Reader<'p> {
     base: Option<&'p str>,
     /// RDF/XML without the legacy pre-pass (`crate::rdfxml`).
     strict_rdfxml: bool,
+    /// More than one: Turtle is parsed in pieces on as many threads (`super::parallel`).
+    threads: usize,
 }
 
 impl<'p> Reader<'p> {
-    pub(crate) fn new(format: RdfFormat, base: Option<&'p str>, strict_rdfxml: bool) -> Self {
+    pub(crate) fn new(
+        format: RdfFormat,
+        base: Option<&'p str>,
+        strict_rdfxml: bool,
+        threads: usize,
+    ) -> Self {
         Self {
             format,
             base,
             strict_rdfxml,
+            threads,
         }
     }
 
@@ -220,7 +228,10 @@ impl<'p> Reader<'p> {
         mut on_item: impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
     ) -> Result<(), RewriteError> {
         match LineParser::declared(self.format, self.base, &[])? {
-            Some(parser) => read_lines(input, parser, &mut on_item),
+            Some(parser) if self.format == RdfFormat::Turtle && self.threads > 1 => {
+                super::parallel::read(input, parser, self.threads, &mut on_item)
+            }
+            Some(parser) => read_lines(input, parser, Resume::default(), &mut on_item).map(drop),
             None => self.read_other(input, &mut on_item),
         }
     }
@@ -417,18 +428,41 @@ impl Pending {
     }
 }
 
-fn read_lines(
+/// Where reading a piece of a document starts: after `lines_before` lines, the last of them
+/// ending with `context`, the lines read since the last statement (which a statement's span
+/// starts with, as if they had been read).
+#[derive(Default)]
+pub(crate) struct Resume<'a> {
+    pub(crate) lines_before: u64,
+    pub(crate) context: &'a [u8],
+}
+
+/// Where reading ended: the parser (with the prefixes and base declared) and the lines read
+/// since the last statement, with the number of the first.
+pub(crate) struct Ended {
+    pub(crate) parser: LineParser,
+    pub(crate) leftover: (u64, Vec<u8>),
+}
+
+/// Reads a text format line by line from `resume` on, through to the end of `input`.
+pub(crate) fn read_lines(
     mut input: impl BufRead,
     mut parser: LineParser,
+    resume: Resume<'_>,
     on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-) -> Result<(), RewriteError> {
+) -> Result<Ended, RewriteError> {
     let mut pending = Pending::default();
+    let context_lines = resume.context.split_inclusive(|&b| b == b'\n');
+    let first_context_line = resume.lines_before + 1 - context_lines.clone().count() as u64;
+    for (n, text) in (first_context_line..).zip(context_lines) {
+        pending.push(text, n, None);
+    }
     let mut replay: VecDeque<(u64, Vec<u8>)> = VecDeque::new();
     let mut graphs = GraphTracker::default();
     let mut line = Vec::new();
-    let mut line_no = 0;
+    let mut line_no = resume.lines_before;
     // Lines fed to the parsers before the current one (which starts again after an error).
-    let mut lines_before = 0;
+    let mut lines_before = resume.lines_before;
     loop {
         let ended = match replay.pop_front() {
             Some((n, text)) => {
@@ -494,7 +528,8 @@ fn read_lines(
             continue;
         }
         if ended {
-            return Ok(());
+            let leftover = (pending.span(None).first_line, pending.text);
+            return Ok(Ended { parser, leftover });
         }
     }
 }

@@ -1,0 +1,610 @@
+//! Turtle parsed on several threads: the input is read in large blocks, cut into pieces at
+//! statement ends found by a light lexical scan ([`Scanner`]), and each piece is parsed on a
+//! thread of its own by the same line reader as on one thread, knowing the prefixes and base
+//! declared before it. The statements are handed on in input order, so the output is the same
+//! as on one thread, byte for byte.
+//!
+//! The scan only guesses; every guess is checked against what the parsers find. A piece is
+//! parsed knowing the declarations the pieces before it left (a piece in which the scan sees a
+//! declaration is waited for before the next one is sent), and the lines since the last
+//! statement before it (its last line, for the locations of what is found). When a piece's
+//! parse disagrees with what it was given — a syntax error in it, or the piece before it left
+//! other declarations or lines than guessed — the rest of the input, from that piece on, is read
+//! on one thread as it would have been from the start (recovery after syntax errors included).
+//! So is the rest of an input whose scan loses track (a statement longer than [`MAX_PIECE`], a
+//! line break in a short string or an IRI).
+//!
+//! Memory stays bounded: at most two pieces per thread are in flight, each about [`PIECE`]
+//! bytes (a piece ends at the first statement end after that size).
+
+use super::reader::{Declarations, Ended, Item, LineParser, Resume, Span, read_lines};
+use super::worker::GraphBatch;
+use crate::rewrite::RewriteError;
+use crate::rewrite::threads::spawn_worker;
+use oxrdfio::RdfFormat;
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Read};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, SyncSender};
+
+/// The size a piece is cut at (at the first statement end after it).
+const PIECE: usize = 1 << 20;
+/// The most a piece may grow to before the rest of the input is read on one thread.
+const MAX_PIECE: usize = 1 << 26;
+/// How much is read from the input at a time.
+const READ: usize = 1 << 20;
+
+/// The prefixes and base declared before a piece, and the lines read since the last statement
+/// before it (with the number of the first).
+#[derive(Clone, PartialEq, Eq, Default)]
+struct Before {
+    declarations: Declarations,
+    leftover: (u64, Vec<u8>),
+}
+
+/// A piece sent to a parsing thread.
+struct Piece {
+    text: Arc<Vec<u8>>,
+    /// The lines before the piece.
+    lines_before: u64,
+    before: Before,
+}
+
+/// What a parsing thread gives back: the statements, and what the piece leaves for the next
+/// one; `None` when the piece does not parse on its own.
+type Parsed = Option<(GraphBatch, Before)>;
+
+/// Parses one piece, stopping at its first syntax error.
+fn parse(piece: &Piece) -> Parsed {
+    let (prefixes, base) = &piece.before.declarations;
+    let parser = LineParser::declared(RdfFormat::Turtle, base.as_deref(), prefixes).ok()??;
+    let mut batch = GraphBatch::with_capacity(piece.text.len());
+    let resume = Resume {
+        lines_before: piece.lines_before,
+        context: &piece.before.leftover.1,
+    };
+    let mut on_item = |item, span: Span<'_>, declarations: &dyn Fn() -> Declarations| match item {
+        Item::Statement(quad) => {
+            if batch.quads.is_empty() {
+                batch.declarations = Some(declarations());
+            }
+            batch.push(quad, span);
+            Ok(())
+        }
+        // Read again on one thread, where it is recovered from or reported.
+        Item::SyntaxError(_) | Item::Warning(..) => Err(RewriteError::Usage(String::new())),
+    };
+    let Ended { parser, leftover } =
+        read_lines(&piece.text[..], parser, resume, &mut on_item).ok()?;
+    let declarations = (parser.prefixes(), parser.base_iri());
+    Some((
+        batch,
+        Before {
+            declarations,
+            leftover,
+        },
+    ))
+}
+
+/// A parsing thread's two ends.
+struct Parser {
+    pieces: SyncSender<Arc<Piece>>,
+    parsed: Receiver<Parsed>,
+}
+
+/// Reads a Turtle document on `threads` threads, handing its items to `on_item` in order (as
+/// [`read_lines`] does on one).
+pub(crate) fn read(
+    mut input: impl BufRead,
+    parser: LineParser,
+    threads: usize,
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+) -> Result<(), RewriteError> {
+    let start = Before {
+        declarations: (parser.prefixes(), parser.base_iri()),
+        leftover: (0, Vec::new()),
+    };
+    std::thread::scope(|scope| {
+        let mut parsers = Vec::new();
+        for _ in 0..threads {
+            let (pieces, to_parse) = mpsc::sync_channel::<Arc<Piece>>(2);
+            let (to_session, parsed) = mpsc::sync_channel::<Parsed>(2);
+            spawn_worker(scope, move || {
+                for piece in to_parse {
+                    if to_session.send(parse(&piece)).is_err() {
+                        break;
+                    }
+                }
+            })?;
+            parsers.push(Parser { pieces, parsed });
+        }
+        let mut pipeline = Pipeline {
+            parsers,
+            sent: 0,
+            in_flight: VecDeque::new(),
+            last: start.clone(),
+            disagreed: false,
+        };
+        let mut buffer = Vec::new();
+        // Where the text not yet sent starts in `buffer`.
+        let mut unsent = 0;
+        let mut scanner = Scanner::default();
+        let mut ended = false;
+        let mut lines_before = 0;
+        // What the next piece is sent with, while the pieces before it agree.
+        let mut guess = start;
+        let fell_back = loop {
+            let Some(Cut {
+                end,
+                declares,
+                leftover,
+            }) = scanner.cut(&buffer[unsent..], ended)
+            else {
+                if scanner.lost || buffer.len() - unsent > MAX_PIECE {
+                    break true;
+                }
+                if ended {
+                    break false;
+                }
+                buffer.drain(..unsent);
+                unsent = 0;
+                let filled = buffer.len();
+                buffer.resize(filled + READ, 0);
+                let read = read_some(&mut input, &mut buffer[filled..])?;
+                buffer.truncate(filled + read);
+                ended = read == 0;
+                continue;
+            };
+            let text = buffer[unsent..unsent + end].to_vec();
+            unsent += end;
+            scanner.cut_at(end);
+            let piece = Piece {
+                lines_before,
+                before: guess.clone(),
+                text: Arc::new(text),
+            };
+            lines_before += memchr::memchr_iter(b'\n', &piece.text).count() as u64;
+            let leftover = piece.text[leftover..].to_vec();
+            let leftover_lines = memchr::memchr_iter(b'\n', &leftover).count() as u64;
+            guess.leftover = (lines_before + 1 - leftover_lines, leftover);
+            if !pipeline.send(piece, on_item)? {
+                break true;
+            }
+            if declares {
+                // The next piece needs the declarations this one makes.
+                if !pipeline.drain(on_item)? {
+                    break true;
+                }
+                guess = pipeline.last.clone();
+            }
+        };
+        if !pipeline.drain(on_item)? || fell_back {
+            return pipeline.read_rest(lines_before, &buffer[unsent..], input, on_item);
+        }
+        Ok(())
+    })
+}
+
+/// Reads into `buffer`, again when interrupted.
+fn read_some(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match input.read(buffer) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            other => return other,
+        }
+    }
+}
+
+/// The pieces sent and not yet handed on, and what the last one handed on left.
+struct Pipeline {
+    parsers: Vec<Parser>,
+    /// Pieces sent so far (piece `n` goes to parser `n % parsers.len()`).
+    sent: usize,
+    in_flight: VecDeque<Arc<Piece>>,
+    last: Before,
+    /// A piece disagreed: nothing more is handed on.
+    disagreed: bool,
+}
+
+impl Pipeline {
+    /// Sends a piece, first handing on the oldest when enough are in flight; false when a piece
+    /// disagreed (the rest is to be read on one thread).
+    fn send(
+        &mut self,
+        piece: Piece,
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+    ) -> Result<bool, RewriteError> {
+        let piece = Arc::new(piece);
+        if self.in_flight.len() >= 2 * self.parsers.len() && !self.hand_on_oldest(on_item)? {
+            // Not parsed, but read on one thread with the others.
+            self.in_flight.push_back(piece);
+            return Ok(false);
+        }
+        let parser = &self.parsers[self.sent % self.parsers.len()];
+        parser
+            .pieces
+            .send(Arc::clone(&piece))
+            .map_err(|_| stopped())?;
+        self.sent += 1;
+        self.in_flight.push_back(piece);
+        Ok(true)
+    }
+
+    /// Hands on every piece in flight; false when one disagreed.
+    fn drain(
+        &mut self,
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+    ) -> Result<bool, RewriteError> {
+        while !self.in_flight.is_empty() {
+            if !self.hand_on_oldest(on_item)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Hands the statements of the oldest piece in flight to `on_item`, if its parse agrees with
+    /// the pieces before it; false (and the piece kept) if not, and for every later call.
+    fn hand_on_oldest(
+        &mut self,
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+    ) -> Result<bool, RewriteError> {
+        let Some(piece) = self.in_flight.front().filter(|_| !self.disagreed) else {
+            return Ok(!self.disagreed);
+        };
+        let index = self.sent - self.in_flight.len();
+        let parser = &self.parsers[index % self.parsers.len()];
+        let parsed = parser.parsed.recv().map_err(|_| stopped())?;
+        let Some((mut batch, after)) = parsed.filter(|_| piece.before == self.last) else {
+            self.disagreed = true;
+            return Ok(false);
+        };
+        let declarations = batch.declarations.take().unwrap_or_default();
+        batch.drain(|quad, span| on_item(Item::Statement(quad), span, &|| declarations.clone()))?;
+        self.last = after;
+        self.in_flight.pop_front();
+        Ok(true)
+    }
+
+    /// Reads on one thread from the oldest piece in flight on (its text and the later ones'),
+    /// or else from `buffer` (after `lines_before` lines), then the rest of `input`.
+    fn read_rest(
+        self,
+        lines_before: u64,
+        buffer: &[u8],
+        input: impl BufRead,
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+    ) -> Result<(), RewriteError> {
+        let Self {
+            parsers,
+            in_flight,
+            last,
+            ..
+        } = self;
+        // The parsing threads stop once their pieces are done.
+        drop(parsers);
+        let lines_before = in_flight.front().map_or(lines_before, |p| p.lines_before);
+        let mut unread: Vec<u8> = Vec::new();
+        for piece in &in_flight {
+            unread.extend_from_slice(&piece.text);
+        }
+        unread.extend_from_slice(buffer);
+        let (prefixes, base) = &last.declarations;
+        let Some(parser) = LineParser::declared(RdfFormat::Turtle, base.as_deref(), prefixes)?
+        else {
+            unreachable!("Turtle has a line parser")
+        };
+        let resume = Resume {
+            lines_before,
+            context: &last.leftover.1,
+        };
+        read_lines(unread.as_slice().chain(input), parser, resume, on_item).map(drop)
+    }
+}
+
+fn stopped() -> RewriteError {
+    RewriteError::Io(io::Error::other("a parsing thread stopped"))
+}
+
+/// Where a piece can end: after the line break that follows a statement's final `.`.
+struct Cut {
+    end: usize,
+    /// Where the lines since the last statement start: at the line of its final `.`.
+    leftover: usize,
+    /// Whether the piece holds something that looks like a prefix or base declaration.
+    declares: bool,
+}
+
+/// The bytes the scan stops at within a statement: line breaks (where a piece may end), and
+/// what starts or ends a comment, an IRI, a string, an escape, brackets or a statement.
+static SPECIAL: [bool; 256] = {
+    let mut special = [false; 256];
+    let mut i = 0;
+    let bytes = b"\n#<>\"'\\[](){}.";
+    while i < bytes.len() {
+        special[bytes[i] as usize] = true;
+        i += 1;
+    }
+    special
+};
+
+/// The lexical state of the scan.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum State {
+    /// Between tokens, or in a token without quotes or brackets.
+    #[default]
+    Code,
+    /// After a statement's final `.`: spaces, a comment and a line break may follow.
+    AfterDot,
+    /// In a comment after a statement's final `.`.
+    AfterDotComment,
+    Comment,
+    Iri,
+    /// In a string quoted by the byte; `long` for `"""` / `'''`.
+    String {
+        quote: u8,
+        long: bool,
+    },
+}
+
+/// Finds where statements end in Turtle text, following strings, IRIs, comments, escapes and
+/// brackets; and whether a statement looks like a declaration (`@prefix`, `@base`, `PREFIX`,
+/// `BASE`). It loses track (and finds no more ends) where the text cannot be Turtle.
+struct Scanner {
+    state: State,
+    /// How far the buffer has been scanned.
+    at: usize,
+    depth: usize,
+    /// At the start of a statement (only spaces and comments since the last one).
+    statement_start: bool,
+    /// Something like a declaration was seen since the last cut.
+    declares: bool,
+    /// The start of the line of the last statement's final `.`.
+    dot_line: usize,
+    /// The text cannot be Turtle here: no more cuts.
+    lost: bool,
+}
+
+impl Default for Scanner {
+    fn default() -> Self {
+        Self {
+            state: State::Code,
+            at: 0,
+            depth: 0,
+            statement_start: true,
+            declares: false,
+            dot_line: 0,
+            lost: false,
+        }
+    }
+}
+
+impl Scanner {
+    /// The first place after [`PIECE`] bytes of `buffer` (or after a declaration) where a piece
+    /// can end, scanning on from where the last call stopped; at the end of the input, the
+    /// rest of it.
+    fn cut(&mut self, buffer: &[u8], ended: bool) -> Option<Cut> {
+        if self.at == 0 && buffer.is_empty() {
+            return None;
+        }
+        if self.lost {
+            return None;
+        }
+        while self.at < buffer.len() {
+            let Some(step) = self.step(buffer, ended) else {
+                // Needs more input to decide.
+                break;
+            };
+            self.at += step;
+            if self.lost {
+                return None;
+            }
+            if self.state == State::Code
+                && self.depth == 0
+                && buffer[self.at - 1] == b'\n'
+                && self.statement_start
+                && (self.at >= PIECE || self.declares)
+            {
+                return Some(Cut {
+                    end: self.at,
+                    declares: std::mem::take(&mut self.declares),
+                    leftover: self.dot_line,
+                });
+            }
+        }
+        (ended && !buffer.is_empty() && self.at >= buffer.len()).then_some(Cut {
+            end: buffer.len(),
+            declares: false,
+            leftover: self.dot_line,
+        })
+    }
+
+    /// The buffer lost its first `end` bytes (a piece cut there).
+    fn cut_at(&mut self, end: usize) {
+        self.at -= end;
+        self.dot_line = self.dot_line.saturating_sub(end);
+    }
+
+    /// Scans the token at `self.at`; gives how many bytes it took, or `None` when more input
+    /// is needed to tell.
+    fn step(&mut self, buffer: &[u8], ended: bool) -> Option<usize> {
+        let rest = &buffer[self.at..];
+        let byte = rest[0];
+        let peek = |n: usize| peek(rest, n, ended);
+        match self.state {
+            State::Comment | State::AfterDotComment => {
+                if byte == b'\n' {
+                    self.state = if self.state == State::Comment {
+                        State::Code
+                    } else {
+                        self.statement_start = true;
+                        State::Code
+                    };
+                    return Some(1);
+                }
+                Some(memchr::memchr(b'\n', rest).unwrap_or(rest.len()))
+            }
+            State::Iri => match memchr::memchr3(b'>', b'\n', b'"', rest) {
+                Some(at) if rest[at] == b'>' => {
+                    self.state = State::Code;
+                    self.statement_start = false;
+                    Some(at + 1)
+                }
+                Some(_) => {
+                    self.lost = true;
+                    Some(1)
+                }
+                None => Some(rest.len()),
+            },
+            State::String { quote, long } => {
+                let Some(at) = memchr::memchr3(quote, b'\\', b'\n', rest) else {
+                    return Some(rest.len());
+                };
+                match rest[at] {
+                    b'\\' => {
+                        peek(at + 1)?;
+                        Some(at + 2)
+                    }
+                    b'\n' if !long => {
+                        self.lost = true;
+                        Some(1)
+                    }
+                    b'\n' => Some(at + 1),
+                    _ if !long => {
+                        self.state = State::Code;
+                        Some(at + 1)
+                    }
+                    _ => {
+                        let closes = (1..3).all(|n| peek(at + n) == Some(quote));
+                        if (1..3).any(|n| peek(at + n).is_none()) {
+                            return if at > 0 { Some(at) } else { None };
+                        }
+                        if closes {
+                            self.state = State::Code;
+                            Some(at + 3)
+                        } else {
+                            Some(at + 1)
+                        }
+                    }
+                }
+            }
+            State::AfterDot => match byte {
+                b' ' | b'\t' | b'\r' => Some(1),
+                b'\n' => {
+                    self.state = State::Code;
+                    self.statement_start = true;
+                    Some(1)
+                }
+                b'#' => {
+                    self.state = State::AfterDotComment;
+                    Some(1)
+                }
+                _ => {
+                    self.state = State::Code;
+                    self.statement_start = true;
+                    self.code(buffer, ended)
+                }
+            },
+            State::Code => self.code(buffer, ended),
+        }
+    }
+
+    /// A step in [`State::Code`].
+    fn code(&mut self, buffer: &[u8], ended: bool) -> Option<usize> {
+        let rest = &buffer[self.at..];
+        if !self.statement_start {
+            // Within a statement, a run of plain bytes (names, numbers, spaces) at once.
+            let plain = rest
+                .iter()
+                .take_while(|&&b| !SPECIAL[usize::from(b)])
+                .count();
+            if plain > 0 {
+                return Some(plain);
+            }
+        }
+        let byte = rest[0];
+        let peek = |n: usize| peek(rest, n, ended);
+        if byte.is_ascii_whitespace() {
+            return Some(1);
+        }
+        if byte == b'#' {
+            self.state = State::Comment;
+            return Some(1);
+        }
+        if std::mem::take(&mut self.statement_start) && self.depth == 0 {
+            let word: Vec<u8> = (0..6).map_while(&peek).collect();
+            if word.len() < 6 && !ended && rest.len() < 6 {
+                self.statement_start = true;
+                return None;
+            }
+            let lower = word.to_ascii_lowercase();
+            let keyword = |k: &[u8]| {
+                lower.starts_with(k) && lower.get(k.len()).is_none_or(u8::is_ascii_whitespace)
+            };
+            if byte == b'@' || keyword(b"prefix") || keyword(b"base") {
+                self.declares = true;
+            }
+        }
+        match byte {
+            b'<' => match peek(1)? {
+                b'<' => {
+                    self.depth += 1;
+                    Some(2)
+                }
+                _ => {
+                    self.state = State::Iri;
+                    Some(1)
+                }
+            },
+            b'>' => {
+                // Only `>>` ends a quoted triple here: IRIs take their own `>`.
+                if peek(1)? != b'>' || self.depth == 0 {
+                    self.lost = true;
+                    return Some(1);
+                }
+                self.depth -= 1;
+                Some(2)
+            }
+            b'"' | b'\'' => {
+                let long = peek(1)? == byte && peek(2)? == byte;
+                self.state = State::String { quote: byte, long };
+                Some(if long { 3 } else { 1 })
+            }
+            b'\\' => {
+                peek(1)?;
+                Some(2)
+            }
+            b'[' | b'(' | b'{' => {
+                self.depth += 1;
+                Some(1)
+            }
+            b']' | b')' | b'}' => {
+                if self.depth == 0 {
+                    self.lost = true;
+                } else {
+                    self.depth -= 1;
+                }
+                Some(1)
+            }
+            b'.' if self.depth == 0 => {
+                let next = peek(1)?;
+                if next.is_ascii_whitespace() || next == b'#' {
+                    self.state = State::AfterDot;
+                    self.dot_line =
+                        memchr::memrchr(b'\n', &buffer[..self.at]).map_or(0, |at| at + 1);
+                }
+                Some(1)
+            }
+            _ => Some(1),
+        }
+    }
+}
+
+/// The byte `n` of `rest`: `None` when it is not read yet; at the end of the input, a space.
+fn peek(rest: &[u8], n: usize, ended: bool) -> Option<u8> {
+    match rest.get(n) {
+        Some(&b) => Some(b),
+        None if ended => Some(b' '),
+        None => None,
+    }
+}
