@@ -261,7 +261,7 @@ impl FoxmlObject {
                     datastream: datastream.clone(),
                     message: e.to_string(),
                 })?;
-            let triples = LocatedRdfXml::legacy(parser, captured.xml.as_slice(), |at, message| {
+            let triples = LocatedRdfXml::from_slice(parser, &captured.xml, |at, message| {
                 warn(datastream, captured.locate(at), message);
             });
             for (triple, at) in triples {

@@ -92,7 +92,10 @@ fn with_path(path: &Path, e: io::Error) -> io::Error {
 }
 
 /// Results a worker holds at most before the caller takes them.
-const QUEUE: usize = 16;
+const QUEUE: usize = 4;
+
+/// How many files go to a worker at once.
+const BATCH: usize = 32;
 
 /// Calls `read` on every file of `files` on `threads` threads, and `each` with the results in
 /// the files' order (a file that could not be listed comes as an error). Memory holds a few
@@ -130,24 +133,29 @@ pub fn read_objects<T: Send, E>(
         return Ok(());
     }
     std::thread::scope(|scope| {
-        // File i goes to worker i % threads, whose results come back in order: taking them
-        // round-robin restores the files' order with no reordering buffer.
-        let mut inputs: Vec<SyncSender<io::Result<PathBuf>>> = Vec::new();
-        let mut outputs: Vec<Receiver<(PathBuf, io::Result<T>)>> = Vec::new();
+        // Files go to the workers in batches (a hand-off per file costs more than a small
+        // object's work), batch i to worker i % threads, whose results come back in order:
+        // taking them round-robin restores the files' order with no reordering buffer.
+        type Results<T> = Vec<(PathBuf, io::Result<T>)>;
+        let mut inputs: Vec<SyncSender<Vec<io::Result<PathBuf>>>> = Vec::new();
+        let mut outputs: Vec<Receiver<Results<T>>> = Vec::new();
         for _ in 0..threads {
-            let (input, work) = sync_channel::<io::Result<PathBuf>>(QUEUE);
+            let (input, work) = sync_channel::<Vec<io::Result<PathBuf>>>(QUEUE);
             let (done, output) = sync_channel(QUEUE);
             let read = &read;
             scope.spawn(move || {
-                for file in work {
-                    let sent = match file {
-                        Ok(path) => {
-                            let result = read(&path);
-                            done.send((path, Ok(result)))
-                        }
-                        Err(e) => done.send((PathBuf::new(), Err(e))),
-                    };
-                    if sent.is_err() {
+                for batch in work {
+                    let results: Results<T> = batch
+                        .into_iter()
+                        .map(|file| match file {
+                            Ok(path) => {
+                                let result = read(&path);
+                                (path, Ok(result))
+                            }
+                            Err(e) => (PathBuf::new(), Err(e)),
+                        })
+                        .collect();
+                    if done.send(results).is_err() {
                         return;
                     }
                 }
@@ -156,17 +164,24 @@ pub fn read_objects<T: Send, E>(
             outputs.push(output);
         }
         scope.spawn(move || {
-            for (i, file) in files.enumerate() {
-                if inputs[i % inputs.len()].send(file).is_err() {
+            let mut files = files.peekable();
+            for i in 0.. {
+                if files.peek().is_none() {
+                    return;
+                }
+                let batch: Vec<_> = files.by_ref().take(BATCH).collect();
+                if inputs[i % inputs.len()].send(batch).is_err() {
                     return;
                 }
             }
         });
         for i in 0.. {
-            let Ok((path, result)) = outputs[i % outputs.len()].recv() else {
+            let Ok(results) = outputs[i % outputs.len()].recv() else {
                 return Ok(());
             };
-            each(&path, result)?;
+            for (path, result) in results {
+                each(&path, result)?;
+            }
         }
         Ok(())
     })

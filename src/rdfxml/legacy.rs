@@ -394,6 +394,34 @@ fn qualified(
     fixed
 }
 
+/// Whether the pre-pass may change anything in the document `xml`: it holds a reference (`&`,
+/// which text it drops must hold) or what may be an unqualified attribute it qualifies
+/// (`about=`, `base=`, …). When not, reading `xml` strictly gives the same statements, for less
+/// work.
+///
+/// ```
+/// use pidcanon::rdfxml::may_need_legacy_reading;
+/// assert!(may_need_legacy_reading(br#"<Description about="info:fedora/demo:1"/>"#));
+/// assert!(may_need_legacy_reading(b"<rdf:RDF>&#160;</rdf:RDF>"));
+/// assert!(!may_need_legacy_reading(br#"<rdf:Description rdf:about="info:fedora/demo:1"/>"#));
+/// ```
+#[must_use]
+pub fn may_need_legacy_reading(xml: &[u8]) -> bool {
+    let unqualified = |name: &str| {
+        memchr::memmem::find_iter(xml, name.as_bytes()).any(|at| {
+            // An attribute name follows whitespace; `=` may have whitespace around it.
+            at > 0
+                && xml[at - 1].is_ascii_whitespace()
+                && xml[at + name.len()..].trim_ascii_start().starts_with(b"=")
+        })
+    };
+    memchr::memchr(b'&', xml).is_some()
+        || LEGACY_ATTRIBUTES
+            .into_iter()
+            .chain(["base"])
+            .any(unqualified)
+}
+
 /// Whether `text` holds at least one reference and nothing else but whitespace.
 fn is_references_only(text: &[u8]) -> bool {
     let mut rest = text;

@@ -60,6 +60,21 @@ impl<'a> LocatedRdfXml<'a> {
         }
     }
 
+    /// Reads the document `xml` through the legacy pre-pass where it may need it
+    /// ([`may_need_legacy_reading`](super::may_need_legacy_reading)), else as it is: the same
+    /// statements and warnings as [`Self::legacy`].
+    pub fn from_slice(
+        parser: RdfXmlParser,
+        xml: &'a [u8],
+        warn: impl FnMut(Location, String) + 'a,
+    ) -> Self {
+        if super::may_need_legacy_reading(xml) {
+            Self::legacy(parser, xml, warn)
+        } else {
+            Self::strict(parser, xml)
+        }
+    }
+
     /// The prefixes declared so far.
     pub fn prefixes(&self) -> RdfXmlPrefixesIter<'_> {
         self.triples.prefixes()

@@ -5,6 +5,6 @@ mod legacy;
 mod located;
 mod marks;
 
-pub use legacy::{LegacyRdfXml, XmlError};
+pub use legacy::{LegacyRdfXml, XmlError, may_need_legacy_reading};
 pub use located::LocatedRdfXml;
 pub use marks::{EventMarks, TagMarks};

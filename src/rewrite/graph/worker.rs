@@ -81,12 +81,8 @@ impl GraphBatch {
         &mut self,
         mut take: impl FnMut(Quad, Span<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
-        for (quad, (first_line, range)) in self.quads.drain(..).zip(&self.spans) {
-            let span = Span {
-                first_line: *first_line,
-                text: &self.text[range.clone()],
-            };
-            take(quad, span)?;
+        for (index, quad) in self.quads.drain(..).enumerate() {
+            take(quad, Self::span(&self.spans, &self.text, index))?;
         }
         self.clear();
         Ok(())
@@ -110,6 +106,8 @@ pub(crate) struct GraphWorker<'r> {
     labels: BlankNodeLabels,
     /// The input's prefixes and base, to find the IRIs written with them.
     declared: Declarations,
+    /// Where the IRIs of the last statements were found, kept from one batch to the next.
+    finder: IriFinder,
 }
 
 impl<'r> GraphWorker<'r> {
@@ -122,6 +120,7 @@ impl<'r> GraphWorker<'r> {
             uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
             labels: BlankNodeLabels::for_input(input),
             declared: Declarations::default(),
+            finder: IriFinder::default(),
         }
     }
 
@@ -135,7 +134,7 @@ impl<'r> GraphWorker<'r> {
         let (rewriter, needs, cache) = (self.rewriter, self.needs, &mut self.cache);
         let uncollapsed = &mut self.uncollapsed;
         let (spans, text) = (&batch.spans, &batch.text);
-        let mut finder = IriFinder::default();
+        let finder = &mut self.finder;
         let quads = std::mem::take(&mut batch.quads);
         let mut statement_lines = Vec::new();
         batch.quads = quads
@@ -290,7 +289,9 @@ fn equivalence_sides(
 /// declared later) gets the statement's last line and no column.
 #[derive(Default)]
 struct IriFinder {
-    span_start: usize,
+    /// The lines searched last: their first line and length (the lines of the next statement
+    /// differ in one or the other).
+    span: (u64, usize),
     from: usize,
     /// The IRIs found in the current lines and in the lines before them.
     found: Vec<(String, Location)>,
@@ -303,9 +304,9 @@ impl IriFinder {
             // Read without lines (RDF/XML).
             return span.start();
         }
-        let start = span.text.as_ptr() as usize;
-        if start != self.span_start {
-            (self.span_start, self.from) = (start, 0);
+        let key = (span.first_line, span.text.len());
+        if key != self.span {
+            (self.span, self.from) = (key, 0);
             self.found_before = std::mem::take(&mut self.found);
         }
         let text = span.text;
