@@ -30,12 +30,13 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
+from itertools import islice
 
-from pyspark import SparkFiles, StorageLevel, TaskContext, cloudpickle
+from pyspark import SparkFiles, StorageLevel, cloudpickle
 from pyspark.accumulators import AccumulatorParam
-from pyspark.errors import PySparkRuntimeError
 
 LINE_FORMATS = {"nt": "nt", "ntriples": "nt", "application/n-triples": "nt", "nq": "nq", "nquads": "nq", "application/n-quads": "nq"}
 GRAPH_FORMATS = {"nq", "nquads", "application/n-quads", "trig", "application/trig"}
@@ -222,8 +223,6 @@ def find_binary(name):
             if os.path.isfile(candidate):
                 if not os.access(candidate, os.X_OK):
                     raise failure(None, 2, f"pidcanon binary {candidate} on executor {socket.gethostname()} is not executable")
-                if "\n" in candidate:
-                    raise failure(None, 2, f"pidcanon binary path {candidate!r} contains a newline")
                 return candidate
     raise failure(
         None,
@@ -247,8 +246,8 @@ def finish_process(directory, side_files, reports, key, stderr, lines):
 
 
 def tagged(side_files):
-    """How output lines travel: bare, or tagged "d" beside the --map/--links lines."""
-    return (lambda line: ("d", line)) if side_files else (lambda line: line)
+    """How output blocks travel: bare, or tagged "d" beside the --map/--links lines."""
+    return (lambda block: ("d", block)) if side_files else (lambda block: block)
 
 
 def failure(partition, status, message):
@@ -260,91 +259,144 @@ def failure(partition, status, message):
 
 
 # ---------------------------------------------------------------------------------------------
-# Line formats: one process per partition through RDD.pipe
+# One pidcanon process, fed and read in blocks of lines
 
-# `RDD.pipe` runs one fixed command for every partition, but each process needs its own side
-# files (stderr with the report, --map, --links). So each partition's stream starts with two
-# header lines, the binary's path and a fresh directory, which this shell reads before
-# handing the rest of the stream to pidcanon; `read` takes bytes up to the newline only.
-PIPE_SCRIPT = 'IFS= read -r bin && IFS= read -r dir && exec "$bin" rewrite "$@" {side} --report json 2>"$dir/stderr"'
-POLICY_FILE = "policy.toml"  # written into each process's directory when --policy is given
-
-
-class PipedPartition:
-    """One partition's run: its side directory and the number of lines sent to pidcanon."""
-
-    def __init__(self, binary_name, policy):
-        self.binary = find_binary(binary_name)
-        self.dir = process_directory(policy)
-        self.lines_in = 0
-
-    def stream(self, lines):
-        yield self.binary
-        yield self.dir
-        for line in lines:
-            self.lines_in += 1
-            yield line
+# PySpark's `RDD.pipe` writes, reads, decodes and re-encodes every line in Python, which costs
+# more than pidcanon's own work on it (docs/spark.md has the figures). So the job runs each
+# process itself, as `RDD.pipe` does (one process per partition, one stream, the exit status
+# checked like `checkCode=True`), but hands it many lines per write and passes its output on
+# as blocks of whole lines: a block is one element of the output RDD, and `saveAsTextFile`,
+# which ends each element with a newline, writes exactly the lines the process wrote.
+BLOCK_LINES = 4096  # input lines per write to a process
+READ_SIZE = 1 << 20  # bytes of a process's output read at a time
+POLICY_FILE = "policy.toml"
+CLASSES_FILE = "classes.tsv"
+# Files written next to every process, and the option that names them.
+SHIPPED_FILES = {POLICY_FILE: "--policy", CLASSES_FILE: "--equivalences"}
 
 
-def process_directory(policy):
-    """A fresh directory for one pidcanon process's side files, with the policy if any."""
+class Feeder(threading.Thread):
+    """Writes `lines` (bytes without their newline) to a process's stdin, BLOCK_LINES at a
+    time, then closes it. `count` is the number of lines written; `error` what stopped the
+    writing, unless the process stopped reading (then its exit status says why)."""
+
+    def __init__(self, stdin, lines):
+        super().__init__(daemon=True)
+        self.stdin, self.lines, self.count, self.error = stdin, lines, 0, None
+
+    def run(self):
+        try:
+            while block := list(islice(self.lines, BLOCK_LINES)):
+                self.count += len(block)
+                block.append(b"")
+                self.stdin.write(b"\n".join(block))
+        except BrokenPipeError:
+            pass
+        except BaseException as e:  # Spark's input stream failed: the process saw a short input
+            self.error = e
+        finally:
+            try:
+                self.stdin.close()
+            except BrokenPipeError:
+                pass
+
+
+def line_blocks(stream):
+    """The content of a binary stream as blocks of whole lines, each without its last newline."""
+    tail = b""
+    while chunk := stream.read1(READ_SIZE):
+        cut = chunk.rfind(b"\n")
+        if cut < 0:
+            tail += chunk
+            continue
+        yield tail + chunk[:cut] if tail else chunk[:cut]
+        tail = chunk[cut + 1 :]
+    if tail:
+        yield tail
+
+
+def process_directory(files):
+    """A fresh directory for one pidcanon process's side files, holding `files` ({name: text})."""
     path = tempfile.mkdtemp(prefix="pidcanon-spark-")
-    if policy is not None:
-        with open(os.path.join(path, POLICY_FILE), "w", encoding="utf-8") as f:
-            f.write(policy)
+    for name, text in files.items():
+        with open(os.path.join(path, name), "w", encoding="utf-8") as f:
+            f.write(text)
     return path
 
 
-def pipe_command(args, fmt, to, threads, side_files, policy):
-    side = " ".join(f'--{kind} "$dir/{kind}"' for kind in side_files)
-    if policy is not None:
-        side += f' --policy "$dir/{POLICY_FILE}"'
-    script = PIPE_SCRIPT.format(side=side)
-    return shlex.join(["/bin/sh", "-c", script, "pidcanon-spark", "-i", fmt, "--to", to, "--threads", threads] + args)
+def process_command(binary, workdir, args, side_files, files):
+    """`pidcanon rewrite ARGS --report json`, with the side files of `workdir` (--map, --links,
+    and the `files` written there: the policy, the equivalence classes)."""
+    command = [find_binary(binary), "rewrite", *args, "--report", "json"]
+    for kind in side_files:
+        command += [f"--{kind}", os.path.join(workdir, kind)]
+    for name in files:
+        command += [SHIPPED_FILES[name], os.path.join(workdir, name)]
+    return command
 
 
-def rewrite_lines(lines_rdd, args, fmt, to, threads, binary, side_files, policy, reports, key_prefix):
-    """Pipe each partition of `lines_rdd` through pidcanon; see `PIPE_SCRIPT`."""
-    # The two ends of one partition's pipe run in the same Python worker (PySpark chains
-    # them into one function); they meet here, keyed by the task attempt.
-    running = {}
+def process_output(command, workdir, key, tag, lines=None, rename=None):
+    """Run `command` with `lines` on its stdin (or nothing) and its stderr in `workdir`; yield
+    its output as tagged blocks. Returns ((kept diagnostics, their count, the JSON report),
+    lines sent, lines received). A process that exits with an error raises a failure with its
+    diagnostics, `rename` = (local path, path) applied to them."""
+    stderr_path = os.path.join(workdir, "stderr")
+    with open(stderr_path, "wb") as err:
+        stdin = subprocess.DEVNULL if lines is None else subprocess.PIPE
+        proc = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=err)
+    feeder = None if lines is None else Feeder(proc.stdin, lines)
+    received = 0
+    try:
+        if feeder is not None:
+            feeder.start()
+        for block in line_blocks(proc.stdout):
+            received += block.count(b"\n") + 1
+            yield tag(block)
+        status = proc.wait()
+    finally:
+        if proc.poll() is None:  # the task was cancelled or failed while reading
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        if feeder is not None:
+            feeder.join()
+    kept, count, report = read_stderr(stderr_path)
+    if rename is not None:
+        kept = [d.replace(*rename) for d in kept]
+    if status != 0:
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise failure(key, status, "\n".join(kept) or f"pidcanon exited with status {status}")
+    if feeder is not None and feeder.error is not None:
+        raise feeder.error
+    return (kept, count, report), feeder and feeder.count, received
 
-    def start(index, lines):
-        run = PipedPartition(binary, policy)
-        running[TaskContext.get().taskAttemptId()] = run
-        return run.stream(lines)
 
+# ---------------------------------------------------------------------------------------------
+# Line formats: one process per partition
+
+
+def rewrite_lines(lines_rdd, args, binary, side_files, files, reports, key_prefix):
+    """Each partition of `lines_rdd` (bytes) through one pidcanon process as one stream."""
     tag = tagged(side_files)
 
-    def finish(index, output):
-        run = running.pop(TaskContext.get().taskAttemptId())
+    def rewrite_partition(index, lines):
         key = key_prefix + str(index)
-        lines_out = 0
-        try:
-            for line in output:
-                lines_out += 1
-                yield tag(line)
-        except PySparkRuntimeError as e:  # checkCode: pidcanon exited with an error
-            kept, _, _ = read_stderr(os.path.join(run.dir, "stderr"))
-            shutil.rmtree(run.dir, ignore_errors=True)
-            status = int(e.getMessageParameters()["error_code"])
-            raise failure(key, status, "\n".join(kept) or str(e)) from None
-        stderr = read_stderr(os.path.join(run.dir, "stderr"))
-        if stderr[2] is None or lines_out != run.lines_in:
-            raise failure(key, 2, f"pidcanon read {run.lines_in} lines and wrote {lines_out} (expected as many)")
-        yield from finish_process(run.dir, side_files, reports, key, stderr, lines_out)
+        workdir = process_directory(files)
+        command = process_command(binary, workdir, args, side_files, files)
+        stderr, sent, received = yield from process_output(command, workdir, key, tag, lines=lines)
+        if stderr[2] is None or received != sent:
+            raise failure(key, 2, f"pidcanon read {sent} lines and wrote {received} (expected as many)")
+        yield from finish_process(workdir, side_files, reports, key, stderr, sent)
 
-    command = pipe_command(args, fmt, to, threads, side_files, policy)
-    return lines_rdd.mapPartitionsWithIndex(start).pipe(command, checkCode=True).mapPartitionsWithIndex(finish)
+    return lines_rdd.mapPartitionsWithIndex(rewrite_partition)
 
 
 # ---------------------------------------------------------------------------------------------
 # Whole files (Turtle, TriG, RDF/XML): one process per file
 
 
-def rewrite_whole_files(sc, paths, args, forced, to, threads, binary, side_files, policy, reports):
+def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports):
     """Each file goes whole through one pidcanon process, which names it in its messages."""
-
     tag = tagged(side_files)
 
     def rewrite_file(record):
@@ -352,35 +404,21 @@ def rewrite_whole_files(sc, paths, args, forced, to, threads, binary, side_files
         name, suffix = split_compression(os.path.basename(path))
         if suffix:
             data = COMPRESSIONS[suffix](data)
-        workdir = process_directory(policy)
+        workdir = process_directory(files)
         local = os.path.join(workdir, name)
         with open(local, "wb") as f:
             f.write(data)
         del data
-        command = [find_binary(binary), "rewrite", local, "--to", to, "--threads", threads, "--report", "json"]
-        command += (["-i", forced] if forced else []) + args
-        command += ["--policy", os.path.join(workdir, POLICY_FILE)] if policy is not None else []
-        command += [a for kind in side_files for a in (f"--{kind}", os.path.join(workdir, kind))]
-        out_path = os.path.join(workdir, "out")
-        with open(out_path, "wb") as out, open(os.path.join(workdir, "stderr"), "wb") as err:
-            status = subprocess.run(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL).returncode
-        kept, count, report = read_stderr(os.path.join(workdir, "stderr"))
-        kept = [d.replace(local, path) for d in kept]
         key = "file " + path
-        if status != 0:
-            shutil.rmtree(workdir, ignore_errors=True)
-            raise failure(key, status, "\n".join(kept) or f"pidcanon exited with status {status}")
-        lines_out = 0
-        with open(out_path, encoding="utf-8") as f:
-            for line in f:
-                lines_out += 1
-                yield tag(line.rstrip("\n"))
-        if report is None or lines_out != report["statements_written"]:
-            raise failure(key, 2, f"pidcanon reported {report and report['statements_written']} statements written but wrote {lines_out} lines")
-        yield from finish_process(workdir, side_files, reports, key, (kept, count, report), lines_out)
+        command = process_command(binary, workdir, args, side_files, files) + [local]
+        stderr, _, received = yield from process_output(command, workdir, key, tag, rename=(local, path))
+        report = stderr[2]
+        if report is None or received != report["statements_written"]:
+            raise failure(key, 2, f"pidcanon reported {report and report['statements_written']} statements written but wrote {received} lines")
+        yield from finish_process(workdir, side_files, reports, key, stderr, received)
 
-    files = sc.binaryFiles(",".join(paths), minPartitions=len(paths))
-    return files.flatMap(rewrite_file)
+    files_rdd = sc.binaryFiles(",".join(paths), minPartitions=len(paths))
+    return files_rdd.flatMap(rewrite_file)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -574,11 +612,11 @@ def run(spark, options):
     check_outputs(sc, [d for d in (options.output, options.map, options.links) if d])
     threads = sc.getConf().get("spark.task.cpus", "1")  # the cores Spark gives each task
     to = options.to or default_output_format(paths, options.input_format)
-    policy = None
+    files = {}  # written next to every process
     if options.policy:
         with open(options.policy, encoding="utf-8") as f:
-            policy = f.read()
-    args = rewrite_args(options)
+            files[POLICY_FILE] = f.read()
+    args = ["--to", to, "--threads", threads] + rewrite_args(options)
     side_files = [kind for kind in ("map", "links") if getattr(options, kind)]
     reports = sc.accumulator({}, PartitionReports())
 
@@ -589,11 +627,12 @@ def run(spark, options):
         (by_format.setdefault(fmt, []) if fmt else whole).append(path)
     parts, groups = [], {}
     for fmt, fmt_paths in sorted(by_format.items()):
-        lines = sc.textFile(",".join(fmt_paths), options.min_partitions)
+        lines = sc.textFile(",".join(fmt_paths), options.min_partitions, use_unicode=False)
         groups[fmt] = (lines, Splits.of(lines))
-        parts.append(rewrite_lines(lines, args, fmt, to, threads, options.binary, side_files, policy, reports, fmt + " "))
+        parts.append(rewrite_lines(lines, ["-i", fmt] + args, options.binary, side_files, files, reports, fmt + " "))
     if whole:
-        parts.append(rewrite_whole_files(sc, whole, args, options.input_format, to, threads, options.binary, side_files, policy, reports))
+        forced = ["-i", options.input_format] if options.input_format else []
+        parts.append(rewrite_whole_files(sc, whole, forced + args, options.binary, side_files, files, reports))
     splits = Splits(groups)
     rewritten = parts[0] if len(parts) == 1 else sc.union(parts)
 
@@ -604,7 +643,7 @@ def run(spark, options):
         data = rewritten
     counts = sc.accumulator({}, PartitionReports())
     if options.dedup:
-        data = drop_duplicates(data, counts)
+        data = drop_duplicates(data.flatMap(lambda block: block.decode("utf-8").split("\n")), counts)
     codec = {"gzip": "org.apache.hadoop.io.compress.GzipCodec", "bzip2": "org.apache.hadoop.io.compress.BZip2Codec"}.get(options.compression)
 
     try:
