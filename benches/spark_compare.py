@@ -7,12 +7,12 @@ runs alternating the commands:
 
 1. `pidcanon rewrite --threads 1/2` against the job (spark/pidcanon_spark.py) in local[1] and
    local[2], input file to output on the same disk;
-2. where the time goes in local[1]: Spark reading and writing the text in the JVM alone, and
-   through the JVM's own (Scala) `RDD.pipe` to `pidcanon rewrite`; then PySpark's way, through
-   a Python worker (JVM -> Python -> JVM, as PySpark's saveAsTextFile does), the same with
-   `RDD.pipe` to `cat` (adds Python -> process -> Python) and to `pidcanon rewrite`; the pipe's
-   own cost per statement is the difference between the Python-worker rows with and without
-   `cat`;
+2. where the time goes in local[1]: Spark reading and writing the text in the JVM alone; the
+   job's transport (lines into a Python worker, to the process in blocks, its output back in
+   blocks: `pidcanon_spark.process_output`) to `cat` and to `pidcanon rewrite`; and, for
+   comparison, the JVM's own (Scala) `RDD.pipe` and PySpark's `RDD.pipe` (every line through
+   Python one by one) to the same binary. The pipe's own cost per statement is the transport
+   to `cat` less the JVM-only text in and out;
 3. the projection to a cluster from these figures (what is measured, what is projected).
 
 Each figure is given twice: wall clock, and CPU time — of the pidcanon process, or of the whole
@@ -29,6 +29,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -84,6 +85,17 @@ def fresh(path):
     return path
 
 
+def through(command):
+    """A partition's lines through one `command` process the job's way (in blocks)."""
+
+    def partition(lines):
+        workdir = tempfile.mkdtemp(prefix="pidcanon-bench-")
+        yield from pidcanon_spark.process_output(command, workdir, "bench", lambda block: block, lines=lines)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    return partition
+
+
 def main():
     triples = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -111,7 +123,7 @@ def main():
         jvm = sc._gateway.proc.pid
         options = pidcanon_spark.parse_args([corpus, "--output", out, "--binary", BINARY, "-q", "--min-partitions", str(partitions)])
         lines = sc.textFile(corpus, partitions)
-        pipe_cat = "cat"
+        byte_lines = sc.textFile(corpus, partitions, use_unicode=False)
         pipe_pidcanon = f"{BINARY} rewrite -q -i nt --threads 1"
         pidcanon_spark.run(spark, options)  # warm-up: JVM classes, Python workers
         fresh(out)
@@ -124,8 +136,8 @@ def main():
                 for name, save in (
                     ("jvm text only", jvm_lines.saveAsTextFile),
                     ("jvm pipe pidcanon", jvm_lines.pipe(pipe_pidcanon).saveAsTextFile),
-                    ("text only", lines.saveAsTextFile),
-                    ("pipe cat", lines.pipe(pipe_cat, env={"PATH": "/usr/bin:/bin"}, checkCode=True).saveAsTextFile),
+                    ("blocks cat", byte_lines.mapPartitions(through(["cat"])).saveAsTextFile),
+                    ("blocks pidcanon", byte_lines.mapPartitions(through(pipe_pidcanon.split())).saveAsTextFile),
                     ("pipe pidcanon", lines.pipe(pipe_pidcanon, checkCode=True).saveAsTextFile),
                 ):
                     fresh(out)
@@ -159,21 +171,19 @@ def main():
     ))
     table("local[1]", (
         ("Spark text in → text out, JVM only", "jvm text only"),
-        ("… through the JVM's `RDD.pipe` to `pidcanon rewrite`", "jvm pipe pidcanon"),
-        ("Spark text in → Python worker → text out (PySpark)", "text only"),
-        ("… through `RDD.pipe` to `cat`", "pipe cat"),
-        ("… through `RDD.pipe` to `pidcanon rewrite`", "pipe pidcanon"),
-        ("the job (pipe + checks + report)", "job local[1]"),
+        ("… through the job's transport (Python worker, blocks) to `cat`", "blocks cat"),
+        ("… through the job's transport to `pidcanon rewrite`", "blocks pidcanon"),
+        ("the job (transport + checks + report)", "job local[1]"),
+        ("for comparison: the JVM's `RDD.pipe` to `pidcanon rewrite`", "jvm pipe pidcanon"),
+        ("for comparison: PySpark's `RDD.pipe` (line by line) to `pidcanon rewrite`", "pipe pidcanon"),
     ))
-    pipe_ns = (cpu["pipe cat"] - cpu["text only"]) / triples * 1e9
+    pipe_ns = (cpu["blocks cat"] - cpu["jvm text only"]) / triples * 1e9
     alone_ns = cpu["process local[1]"] / triples * 1e9
     job_ns = cpu["job local[1]"] / triples * 1e9
     per_core = triples / cpu["job local[2]"]
-    python_ns = (cpu["text only"] - cpu["jvm text only"]) / triples * 1e9
-    print(f"measured: PySpark's Python worker (JVM -> Python -> JVM) costs {python_ns:,.0f} ns of CPU per statement")
-    print(f"measured: the pipe (Python worker -> process and back, cat's own work included) costs "
-          f"{pipe_ns:,.0f} ns of CPU per statement; pidcanon alone {alone_ns:,.0f} ns; the whole job "
-          f"{job_ns:,.0f} ns, {job_ns / alone_ns:.1f}x the process alone (CPU, local[1])")
+    print(f"measured: the pipe (JVM -> Python worker -> process -> Python worker -> JVM, cat's own work included) "
+          f"costs {pipe_ns:,.0f} ns of CPU per statement, {pipe_ns / alone_ns:.0%} of pidcanon alone ({alone_ns:,.0f} ns); "
+          f"the whole job {job_ns:,.0f} ns, {job_ns / alone_ns:.1f}x the process alone (CPU, local[1])")
     print(f"measured: wall clock, job against process: {wall['process local[1]'] / wall['job local[1]']:.2f}x in local[1], "
           f"{wall['process local[2]'] / wall['job local[2]']:.2f}x in local[2]")
     print(f"measured: one executor core = {per_core:,.0f} statements per CPU-second (job in local[2], all its processes)")

@@ -46,6 +46,9 @@ KIND_ORDER = ["fedora-object", "fedora-dissemination", "oai", "poi", "handle", "
 DIAGNOSTICS_KEPT = 20  # per partition; the rest are counted
 FAILURE_MARKER = "pidcanon-spark-failure "
 STDIN_POSITION = re.compile(r"<stdin>:(\d+):(\d+)")
+# What a process says about the whole run rather than a line: the job says it once instead.
+PROCESS_NOTE = re.compile(r"pidcanon: (--collapse: |\d+ reflexive equivalence statements dropped)")
+SAME_AS = "http://www.w3.org/2002/07/owl#sameAs"
 
 
 class RewriteFailed(Exception):
@@ -79,6 +82,11 @@ def parse_args(argv):
     p.add_argument("--links", metavar="DIR", help="write `<original> owl:sameAs <canonical> .`, once per rewritten IRI, as part files in DIR")
     p.add_argument("--report", choices=["json"], help="print the summary as JSON on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary and no diagnostics")
+    p.add_argument("--collapse", action="store_true", help="collapse equivalent IRIs onto one representative per class across the whole input (classes gathered on the driver; docs/spark.md)")
+    p.add_argument("--equivalence-predicate", action="append", default=[], metavar="IRI", help="another predicate whose statements assert equivalence (repeatable; with --collapse)")
+    p.add_argument("--max-class", type=int, default=1000, metavar="N", help="refuse classes larger than N, reporting them [default: 1000]")
+    p.add_argument("--allow-large-classes", action="store_true", help="collapse classes larger than --max-class anyway")
+    p.add_argument("--drop-reflexive", action="store_true", help="drop equivalence statements whose two sides become one IRI")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--lenient", action="store_true", help="pass lines with syntax errors through and report them")
     mode.add_argument("--strict", action="store_true", help="make an invalid identifier fail the job")
@@ -93,16 +101,20 @@ def parse_args(argv):
     options = p.parse_args(argv)
     if options.min_partitions is not None and options.min_partitions < 1:
         p.error("--min-partitions must be at least 1")
+    if not options.collapse and (options.equivalence_predicate or options.allow_large_classes or options.drop_reflexive):
+        p.error("--equivalence-predicate, --allow-large-classes and --drop-reflexive need --collapse")
     return options
 
 
 def rewrite_args(options):
     """The arguments every `pidcanon rewrite` process gets (besides input, output, policy and
     report)."""
+    return [f"--{mode}" for mode in ("lenient", "strict") if getattr(options, mode)] + policy_args(options)
+
+
+def policy_args(options):
+    """The options that decide canonical forms, passed to every process unchanged."""
     args = []
-    for flag in ("lenient", "strict"):
-        if getattr(options, flag):
-            args.append("--" + flag)
     for flag, value in (
         ("--base", options.base),
         ("--poi-oai", options.poi_oai),
@@ -206,6 +218,8 @@ def read_stderr(path):
             line = line.rstrip("\n")
             if line.startswith("{"):
                 report = json.loads(line)
+                continue
+            if PROCESS_NOTE.match(line):
                 continue
             count += 1
             if len(kept) < DIAGNOSTICS_KEPT:
@@ -316,11 +330,12 @@ def line_blocks(stream):
 
 
 def process_directory(files):
-    """A fresh directory for one pidcanon process's side files, holding `files` ({name: text})."""
+    """A fresh directory for one pidcanon process's side files, holding `files` ({name: a
+    broadcast text})."""
     path = tempfile.mkdtemp(prefix="pidcanon-spark-")
     for name, text in files.items():
         with open(os.path.join(path, name), "w", encoding="utf-8") as f:
-            f.write(text)
+            f.write(text.value)
     return path
 
 
@@ -384,8 +399,10 @@ def rewrite_lines(lines_rdd, args, binary, side_files, files, reports, key_prefi
         workdir = process_directory(files)
         command = process_command(binary, workdir, args, side_files, files)
         stderr, sent, received = yield from process_output(command, workdir, key, tag, lines=lines)
-        if stderr[2] is None or received != sent:
-            raise failure(key, 2, f"pidcanon read {sent} lines and wrote {received} (expected as many)")
+        report = stderr[2]
+        expected = None if report is None else sent - report.get("reflexive_dropped", 0)
+        if received != expected:
+            raise failure(key, 2, f"pidcanon read {sent} lines and wrote {received} (expected {expected})")
         yield from finish_process(workdir, side_files, reports, key, stderr, sent)
 
     return lines_rdd.mapPartitionsWithIndex(rewrite_partition)
@@ -419,6 +436,78 @@ def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports):
 
     files_rdd = sc.binaryFiles(",".join(paths), minPartitions=len(paths))
     return files_rdd.flatMap(rewrite_file)
+
+
+# ---------------------------------------------------------------------------------------------
+# --collapse: the equivalence classes of the whole input, gathered on the driver
+
+GATHERED = "equivalences.nq"  # the equivalence statements of the whole input, on the driver
+
+
+def equivalence_statements(spark, options, line_paths, whole, args, files):
+    """The input's equivalence statements (owl:sameAs and --equivalence-predicate), as lines:
+    N-Triples/N-Quads lines that hold `<P>` for such a P, filtered in the JVM as they are read
+    (the binary's own first pass picks its lines the same way); from the other formats, the
+    lines of their rewrite to N-Triples/N-Quads that do."""
+    from pyspark.sql.functions import col
+
+    needles = [f"<{p}>" for p in [SAME_AS, *options.equivalence_predicate]]
+    statements = []
+    if line_paths:
+        text = spark.read.text(line_paths)
+        wanted = col("value").contains(needles[0])
+        for needle in needles[1:]:
+            wanted = wanted | col("value").contains(needle)
+        statements += [row.value for row in text.filter(wanted).collect()]
+    if whole:
+        unused = spark.sparkContext.accumulator({}, PartitionReports())
+        rewritten = rewrite_whole_files(spark.sparkContext, whole, args, options.binary, [], files, unused)
+        statements += rewritten.flatMap(lambda block: [line for line in block.decode("utf-8").split("\n") if any(n in line for n in needles)]).collect()
+    return statements
+
+
+def gather_classes(spark, options, line_paths, whole, args, files):
+    """The first pass of --collapse for the whole input. The equivalence statements are
+    collected on the driver, and the binary makes the classes of them there — union–find, the
+    representative rule, the --max-class guard — as `pidcanon rewrite --collapse` does on one
+    machine. Returns the table of the classes, `iri<TAB>representative<TAB>kind` lines (the
+    `--map` of that run), and the binary's count of pairs and classes."""
+    statements = equivalence_statements(spark, options, line_paths, whole, args, files)
+    workdir = process_directory(files)
+    try:
+        gathered, table = os.path.join(workdir, GATHERED), os.path.join(workdir, CLASSES_FILE)
+        with open(gathered, "w", encoding="utf-8") as f:
+            f.writelines(line + "\n" for line in statements)
+        try:
+            binary = find_binary(options.binary)
+        except RuntimeError as e:
+            raise RewriteFailed(failure_from(e)["message"], 2) from None
+        # Lenient: a line that does not parse is left to the second pass to report, where its
+        # file and line are known.
+        command = [binary, "rewrite", "-i", "nq", "--to", "nq", "--lenient", "--collapse", "--max-class", str(options.max_class)]
+        command += [a for p in options.equivalence_predicate for a in ("--equivalence-predicate", p)]
+        command += ["--allow-large-classes"] if options.allow_large_classes else []
+        command += [a for name in files for a in (SHIPPED_FILES[name], os.path.join(workdir, name))]
+        command += policy_args(options) + ["--map", table, "-o", os.devnull, gathered]
+        done = subprocess.run(command, capture_output=True, text=True)
+        said = done.stderr.replace(gathered, "(the equivalence statements gathered from the inputs)").splitlines()
+        if done.returncode != 0:
+            problems = [line for line in said if not line.startswith(f"(the equivalence") and "invalid identifier" not in line]
+            raise RewriteFailed("pidcanon-spark: --collapse:\n" + "\n".join(problems), done.returncode)
+        with open(table, encoding="utf-8") as f:
+            classes = f.read()
+        note = next((line for line in said if line.startswith("pidcanon: --collapse: ")), "")
+        return classes, note.replace("pidcanon:", "pidcanon-spark:", 1)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def collapse_args(options):
+    """What each process of the second pass gets with the classes: they are the whole input's,
+    so the process reads its own input once, and the --max-class guard has been applied."""
+    args = ["--collapse", "--equivalences-only", "--max-class", str(2**63 - 1)]
+    args += [a for p in options.equivalence_predicate for a in ("--equivalence-predicate", p)]
+    return args + (["--drop-reflexive"] if options.drop_reflexive else [])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -512,8 +601,8 @@ class Summary:
         self.rewritten = Counter()
         for entry in reports.values():
             report = entry["report"]
-            for key in ("bytes_read", "statements_read", "statements_written", "invalid_identifiers", "syntax_errors"):
-                self.counts[key] += report[key]
+            for key in ("bytes_read", "statements_read", "statements_written", "invalid_identifiers", "syntax_errors", "reflexive_dropped"):
+                self.counts[key] += report.get(key, 0)
             self.rewritten.update(report["rewritten"])
         self.counts["statements_written"] -= duplicates_dropped
         self.counts["duplicates_dropped"] = duplicates_dropped
@@ -522,7 +611,7 @@ class Summary:
     def as_json(self):
         c = self.counts
         return {
-            **{k: c[k] for k in ("bytes_read", "statements_read", "statements_written", "invalid_identifiers", "syntax_errors", "duplicates_dropped")},
+            **{k: c[k] for k in ("bytes_read", "statements_read", "statements_written", "invalid_identifiers", "syntax_errors", "duplicates_dropped", "reflexive_dropped")},
             "rewritten": dict(sorted(self.rewritten.items())),
             "rewritten_total": sum(self.rewritten.values()),
             "seconds": self.seconds,
@@ -538,7 +627,8 @@ class Summary:
             f"pidcanon-spark: {j['statements_read']} statements read, {j['statements_written']} written; "
             f"{j['rewritten_total']} IRIs rewritten ({per_kind}); {j['invalid_identifiers']} invalid identifiers; "
             f"{j['duplicates_dropped']} duplicates dropped; {j['syntax_errors']} syntax errors; "
-            f"{j['megabytes_per_second']:.1f} MB/s, {j['statements_per_second']:.0f} statements/s"
+            + (f"{j['reflexive_dropped']} reflexive equivalence statements dropped; " if j["reflexive_dropped"] else "")
+            + f"{j['megabytes_per_second']:.1f} MB/s, {j['statements_per_second']:.0f} statements/s"
         )
 
 
@@ -615,7 +705,7 @@ def run(spark, options):
     files = {}  # written next to every process
     if options.policy:
         with open(options.policy, encoding="utf-8") as f:
-            files[POLICY_FILE] = f.read()
+            files[POLICY_FILE] = sc.broadcast(f.read())
     args = ["--to", to, "--threads", threads] + rewrite_args(options)
     side_files = [kind for kind in ("map", "links") if getattr(options, kind)]
     reports = sc.accumulator({}, PartitionReports())
@@ -625,14 +715,22 @@ def run(spark, options):
     for path in paths:
         fmt = line_format(path, options.input_format)
         (by_format.setdefault(fmt, []) if fmt else whole).append(path)
+    whole_args = (["-i", options.input_format] if options.input_format else []) + args
+    note = None
+    if options.collapse:
+        sc.setJobDescription("pidcanon --collapse: equivalence statements")
+        line_paths = [p for fmt_paths in by_format.values() for p in fmt_paths]
+        classes, note = gather_classes(spark, options, line_paths, whole, whole_args, files)
+        files[CLASSES_FILE] = sc.broadcast(classes)
+        args += collapse_args(options)
+        whole_args += collapse_args(options)
     parts, groups = [], {}
     for fmt, fmt_paths in sorted(by_format.items()):
         lines = sc.textFile(",".join(fmt_paths), options.min_partitions, use_unicode=False)
         groups[fmt] = (lines, Splits.of(lines))
         parts.append(rewrite_lines(lines, ["-i", fmt] + args, options.binary, side_files, files, reports, fmt + " "))
     if whole:
-        forced = ["-i", options.input_format] if options.input_format else []
-        parts.append(rewrite_whole_files(sc, whole, forced + args, options.binary, side_files, files, reports))
+        parts.append(rewrite_whole_files(sc, whole, whole_args, options.binary, side_files, files, reports))
     splits = Splits(groups)
     rewritten = parts[0] if len(parts) == 1 else sc.union(parts)
 
@@ -669,6 +767,8 @@ def run(spark, options):
     dropped = sum(v for k, v in kept.items() if k.startswith("in ")) - sum(v for k, v in kept.items() if k.startswith("out "))
     summary = Summary(reports.value, time.monotonic() - started, dropped)
     if not options.quiet:
+        if note:
+            print(note, file=sys.stderr)
         shown, hidden, _ = located_diagnostics(splits, reports.value)
         for message in shown:
             print(message, file=sys.stderr)

@@ -163,6 +163,84 @@ fn a_statement_joining_two_large_classes_is_reported_and_refused() {
     assert!(out.stderr.is_empty());
 }
 
+#[test]
+fn classes_gathered_beforehand_rewrite_each_part_as_the_whole_input_does() {
+    // What the Spark job does: the classes of the whole input (from a first run's map), then
+    // each part of the input in one pass with `--equivalences-only`.
+    let input = corpus(3, 9, 2, true);
+    let dir = tempfile::tempdir().expect("works in the test");
+    let classes = dir.path().join("classes.tsv");
+    let classes_arg = classes.to_str().expect("a UTF-8 path");
+    let whole = rewrite_nt(&["-q", "--collapse", "--map", classes_arg], &input);
+    assert_eq!(whole.status.code(), Some(0));
+    let lines: Vec<&str> = input.lines().collect();
+    let mut parts = Vec::new();
+    for part in lines.chunks(lines.len() / 3 + 1) {
+        let text = part.iter().map(|l| format!("{l}\n")).collect::<String>();
+        let flags = [
+            "-q",
+            "--collapse",
+            "--equivalences-only",
+            "--equivalences",
+            classes_arg,
+        ];
+        let out = rewrite_nt(&flags, &text);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        parts.extend_from_slice(&out.stdout);
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&parts),
+        String::from_utf8_lossy(&whole.stdout)
+    );
+    // The inputs' own equivalence statements are not read then: with no classes given, only
+    // spellings change.
+    let empty = dir.path().join("empty.tsv");
+    std::fs::write(&empty, "").expect("works in the test");
+    let empty_arg = empty.to_str().expect("a UTF-8 path");
+    let only = rewrite_nt(
+        &[
+            "-q",
+            "--collapse",
+            "--equivalences-only",
+            "--equivalences",
+            empty_arg,
+        ],
+        &input,
+    );
+    assert_eq!(only.stdout, rewrite_nt(&["-q"], &input).stdout);
+}
+
+#[test]
+fn reflexive_equivalences_are_kept_or_dropped_and_counted() {
+    let input = format!(
+        "<http://dx.doi.org/10.5555/A> <{SAME_AS}> <doi:10.5555/a> .\n\
+         <http://dx.doi.org/10.5555/A> <{SAME_AS}> <hdl:10013/b> .\n"
+    );
+    let kept = rewrite_nt(&["--collapse", "--report", "json"], &input);
+    let reflexive =
+        format!("<https://doi.org/10.5555/a> <{SAME_AS}> <https://doi.org/10.5555/a> .");
+    assert!(String::from_utf8_lossy(&kept.stdout).contains(&reflexive));
+    let dropped = rewrite_nt(
+        &["--collapse", "--drop-reflexive", "--report", "json"],
+        &input,
+    );
+    assert_eq!(dropped.status.code(), Some(0));
+    let output = String::from_utf8_lossy(&dropped.stdout);
+    assert_eq!(
+        output,
+        format!("<https://doi.org/10.5555/a> <{SAME_AS}> <hdl:10013/b> .\n")
+    );
+    let stderr = String::from_utf8_lossy(&dropped.stderr);
+    let report = stderr.lines().last().expect("the JSON report");
+    assert!(report.contains("\"reflexive_dropped\":1"), "{report}");
+    assert!(report.contains("\"statements_written\":1"), "{report}");
+}
+
 /// `pidcanon rewrite -i nt ARGS…` on `input`.
 fn rewrite_nt(args: &[&str], input: &str) -> std::process::Output {
     let mut all = vec!["rewrite", "-i", "nt"];

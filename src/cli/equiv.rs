@@ -34,6 +34,10 @@ pub(crate) struct EquivalenceArgs {
     /// (repeatable).
     #[arg(long, value_name = "FILE", requires = "collapse")]
     equivalences: Vec<PathBuf>,
+    /// Take the classes from the --equivalences files alone and read the inputs once, for
+    /// classes gathered beforehand over more than these inputs (as the Spark job does).
+    #[arg(long, requires = "equivalences")]
+    equivalences_only: bool,
     /// Report classes larger than N with the statements that joined them, and refuse to run.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_class: usize,
@@ -105,7 +109,9 @@ pub(crate) fn configure(
         .transpose()?;
     let mut spooled = None;
     let equivalences = if args.collapse {
-        spooled = spool_stdin(inputs)?;
+        if !args.equivalences_only {
+            spooled = spool_stdin(inputs)?;
+        }
         let predicates = predicates(args)?;
         let equivalences = collect(
             args,
@@ -179,7 +185,12 @@ fn collect(
     if let (Some(literals), true) = (literals, links_join) {
         collector = collector.with_literal_links(literals);
     }
-    for (source, input) in inputs.iter().enumerate() {
+    let read = if args.equivalences_only {
+        0
+    } else {
+        inputs.len()
+    };
+    for (source, input) in inputs[..read].iter().enumerate() {
         // Decompressed as the rewrite reads it; relative IRIs against the same base.
         let (reader, _) = input.open(true).map_err(|e| e.to_string())?;
         let base = rewriter

@@ -420,6 +420,7 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
             "syntax_errors": report.syntax_errors,
             "lines_passed_through": report.lines_passed_through,
             "signed_statements_kept": report.signed_statements_kept,
+            "reflexive_dropped": report.reflexive_dropped,
             "bytes_read": report.bytes_read,
             "seconds": seconds,
             "megabytes_per_second": megabytes_per_second,

@@ -1,0 +1,67 @@
+"""--collapse: the equivalence classes of the whole input, gathered on the driver, rewrite every
+partition as one machine rewrites the whole input."""
+
+import gzip
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import pidcanon_spark
+from conftest import BINARY, REPO, job, reference
+from pidcanon_spark import statement_key
+
+SAMEAS_CORPUS = os.path.join(REPO, "benches", "sameas_corpus.py")
+
+
+@pytest.fixture(scope="module")
+def sameas(corpus, tmp_path_factory):
+    """The generated corpus with an owl:sameAs statement every 40 lines (classes that span the
+    whole file), as bytes, and split into a plain, a .gz and a third N-Triples file."""
+    whole, _ = corpus
+    with open(whole, "rb") as f:
+        data = subprocess.run([sys.executable, SAMEAS_CORPUS, "--every", "40"], stdin=f, capture_output=True, check=True).stdout
+    lines = data.splitlines(keepends=True)
+    third = len(lines) // 3
+    parts = tmp_path_factory.mktemp("sameas")
+    (parts / "a.nt").write_bytes(b"".join(lines[:third]))
+    (parts / "b.nt.gz").write_bytes(gzip.compress(b"".join(lines[third : 2 * third])))
+    (parts / "c.nt").write_bytes(b"".join(lines[2 * third :]))
+    return data, parts
+
+
+def test_collapse_across_partitions_is_the_single_machine_collapse_line_for_line(spark, sameas, tmp_path):
+    data, parts = sameas
+    lines, summary = job(spark, tmp_path, parts, "--min-partitions", "6", "--collapse", "--drop-reflexive")
+    expected, report = reference("-i", "nt", "--collapse", "--drop-reflexive", "-", stdin=data)
+    plain, _ = reference("-i", "nt", "-", stdin=data)
+    assert lines == expected
+    assert expected != plain  # classes span the parts: collapsing changed more than spellings
+    totals = summary.as_json()
+    for key in ("statements_read", "statements_written", "rewritten", "invalid_identifiers", "reflexive_dropped"):
+        assert totals[key] == report[key], key
+
+
+def test_collapse_reaches_turtle_files_and_their_equivalences_join_the_classes(spark, sameas, tmp_path):
+    # N-Triples are Turtle: the third part read whole as Turtle, its sameAs statements gathered
+    # from its rewrite.
+    data, parts = sameas
+    inputs = tmp_path / "in"
+    shutil.copytree(parts, inputs)
+    os.rename(inputs / "c.nt", inputs / "c.ttl")
+    lines, _ = job(spark, tmp_path, inputs, "--min-partitions", "4", "--collapse", "--to", "nt")
+    expected, _ = reference("-i", "nt", "--collapse", "-", stdin=data)
+    assert sorted(map(statement_key, lines)) == sorted(map(statement_key, expected))
+
+
+def test_a_class_over_max_class_fails_the_job_before_any_output(spark, sameas, tmp_path):
+    _, parts = sameas
+    options = pidcanon_spark.parse_args([str(parts), "--output", str(tmp_path / "out"), "--binary", BINARY, "-q", "--collapse", "--max-class", "2"])
+    with pytest.raises(pidcanon_spark.RewriteFailed) as failed:
+        pidcanon_spark.run(spark, options)
+    assert failed.value.status == 2
+    assert "larger than --max-class 2: nothing written" in failed.value.message
+    assert "gathered from the inputs" in failed.value.message
+    assert not (tmp_path / "out").exists()
