@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![doc(test(attr(deny(warnings))))]
 
+pub mod buffered;
 pub mod collapse;
 pub mod equivalence;
 mod error;

@@ -86,15 +86,6 @@ enum Children {
     Literal,
 }
 
-/// `Read::read` for a reader whose `BufRead` side does the work.
-fn read_buffered(reader: &mut impl BufRead, buf: &mut [u8]) -> io::Result<usize> {
-    let available = reader.fill_buf()?;
-    let n = available.len().min(buf.len());
-    buf[..n].copy_from_slice(&available[..n]);
-    reader.consume(n);
-    Ok(n)
-}
-
 /// Counts lines and columns of the bytes the XML reader consumes.
 struct Counted<R> {
     inner: R,
@@ -104,7 +95,7 @@ struct Counted<R> {
 
 impl<R: BufRead> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        read_buffered(self, buf)
+        crate::buffered::read_from_buffer(self, buf)
     }
 }
 
@@ -444,7 +435,7 @@ fn is_references_only(text: &[u8]) -> bool {
 
 impl<R: BufRead, W: FnMut(Location, String)> Read for LegacyRdfXml<R, W> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        read_buffered(self, buf)
+        crate::buffered::read_from_buffer(self, buf)
     }
 }
 
