@@ -13,6 +13,7 @@ pub mod mapping;
 pub mod pairs;
 pub mod pct;
 mod policy;
+mod position;
 pub mod rdfxml;
 pub mod rename;
 pub mod rewrite;

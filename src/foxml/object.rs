@@ -1,6 +1,7 @@
 //! One FOXML 1.1 (or 1.0) object: read in one streaming pass, then turned into the statements
 //! Fedora 3's resource index holds for it.
 
+use crate::position::TextPosition;
 use crate::rdfxml::LocatedRdfXml;
 use crate::rewrite::Location;
 use oxrdf::vocab::xsd;
@@ -403,8 +404,7 @@ fn created_key(created: &str) -> String {
 #[derive(Default)]
 struct LineCounter {
     offset: usize,
-    line: u64,
-    line_start: usize,
+    position: TextPosition,
 }
 
 impl LineCounter {
@@ -413,16 +413,9 @@ impl LineCounter {
         if offset < self.offset {
             *self = Self::default();
         }
-        for newline in memchr::memchr_iter(b'\n', &input[self.offset..offset]) {
-            self.line += 1;
-            self.line_start = self.offset + newline + 1;
-        }
+        self.position.advance(&input[self.offset..offset]);
         self.offset = offset;
-        let characters = input[self.line_start..offset]
-            .iter()
-            .filter(|&&b| b & 0xC0 != 0x80)
-            .count() as u64;
-        Location::new(self.line + 1, characters + 1)
+        self.position.location()
     }
 }
 

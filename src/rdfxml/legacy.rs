@@ -34,6 +34,7 @@
 //! ```
 
 use super::EventMarks;
+use crate::position::TextPosition;
 use crate::rewrite::Location;
 use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesStart, BytesText, Event};
@@ -89,8 +90,7 @@ enum Children {
 /// Counts lines and columns of the bytes the XML reader consumes.
 struct Counted<R> {
     inner: R,
-    line: u64,
-    column: u64,
+    position: TextPosition,
 }
 
 impl<R: BufRead> Read for Counted<R> {
@@ -106,14 +106,7 @@ impl<R: BufRead> BufRead for Counted<R> {
 
     fn consume(&mut self, amount: usize) {
         if let Ok(buf) = self.inner.fill_buf() {
-            for &byte in &buf[..amount.min(buf.len())] {
-                if byte == b'\n' {
-                    self.line += 1;
-                    self.column = 1;
-                } else if byte & 0xC0 != 0x80 {
-                    self.column += 1;
-                }
-            }
+            self.position.advance(&buf[..amount.min(buf.len())]);
         }
         self.inner.consume(amount);
     }
@@ -145,8 +138,7 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
     pub fn new(input: R, warn: W) -> Self {
         let reader = NsReader::from_reader(Counted {
             inner: input,
-            line: 1,
-            column: 1,
+            position: TextPosition::default(),
         });
         Self {
             reader,
@@ -173,9 +165,8 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
 
     /// Where the next event starts: the XML reader consumes the `<` that ends a text.
     fn position(&self) -> Location {
-        let counted = self.reader.get_ref();
         let lt_consumed = u64::from(self.pending.is_some());
-        Location::new(counted.line, counted.column - lt_consumed)
+        self.reader.get_ref().position.location_before(lt_consumed)
     }
 
     fn report(&mut self, location: Location, kind: &str, message: String) {

@@ -23,6 +23,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+use crate::position::TextPosition;
 use crate::rewrite::Location;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -66,8 +67,7 @@ pub struct TagMarks<R> {
     inner: R,
     marks: Rc<RefCell<EventMarks>>,
     offset: u64,
-    line: u64,
-    column: u64,
+    position: TextPosition,
 }
 
 impl<R: Read> TagMarks<R> {
@@ -77,8 +77,7 @@ impl<R: Read> TagMarks<R> {
             inner,
             marks,
             offset: 0,
-            line: 1,
-            column: 1,
+            position: TextPosition::default(),
         }
     }
 }
@@ -87,19 +86,14 @@ impl<R: Read> Read for TagMarks<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         let mut marks = self.marks.borrow_mut();
-        for &byte in &buf[..n] {
-            match byte {
-                b'\n' => {
-                    self.line += 1;
-                    self.column = 0;
-                }
-                b'<' => marks.mark(self.offset, Location::new(self.line, self.column)),
-                _ => {}
-            }
-            // Columns count characters: UTF-8 continuation bytes do not start one.
-            self.column += u64::from(byte & 0xC0 != 0x80);
-            self.offset += 1;
+        let mut counted = 0;
+        for tag in memchr::memchr_iter(b'<', &buf[..n]) {
+            self.position.advance(&buf[counted..tag]);
+            counted = tag;
+            marks.mark(self.offset + tag as u64, self.position.location());
         }
+        self.position.advance(&buf[counted..n]);
+        self.offset += n as u64;
         Ok(n)
     }
 }
