@@ -21,6 +21,7 @@ Used from Python (the tests do):
 import argparse
 import bz2
 import gzip
+import io
 import json
 import os
 import re
@@ -40,7 +41,7 @@ from pyspark.accumulators import AccumulatorParam
 
 LINE_FORMATS = {"nt": "nt", "ntriples": "nt", "application/n-triples": "nt", "nq": "nq", "nquads": "nq", "application/n-quads": "nq"}
 GRAPH_FORMATS = {"nq", "nquads", "application/n-quads", "trig", "application/trig"}
-COMPRESSIONS = {".gz": gzip.decompress, ".bz2": bz2.decompress}
+OPENERS = {".gz": gzip.open, ".bz2": bz2.open}  # readers that decompress
 # The order of kinds in `pidcanon rewrite`'s summary; kinds it adds later follow, sorted.
 KIND_ORDER = ["fedora-object", "fedora-dissemination", "oai", "poi", "handle", "doi", "pdi"]
 DIAGNOSTICS_KEPT = 20  # per partition; the rest are counted
@@ -75,7 +76,8 @@ def parse_args(argv):
     p.add_argument("--to", choices=["nt", "nq"], help="output format [default: nq if an input is N-Quads or TriG, else nt]")
     p.add_argument("--binary", default="pidcanon", help="the pidcanon binary on the executors: a name shipped with --files, a path, or a name on PATH [default: pidcanon]")
     p.add_argument("-i", "--input-format", help="input format of every input (nt, nq, ttl, trig, rdfxml) [default: from each file's name]")
-    p.add_argument("--min-partitions", type=int, help="minimum number of partitions of the N-Triples/N-Quads input [default: Spark's]")
+    p.add_argument("--split", choices=["auto", "lines", "files"], default="auto", help="N-Triples/N-Quads: split files into partitions of lines (Spark's text reader), or give each file whole to one process (faster: no line handled on its own in Python) [default: auto: files when there are at least as many files as Spark's default parallelism and none is over 1 GB]")
+    p.add_argument("--min-partitions", type=int, help="minimum number of partitions of the N-Triples/N-Quads input (implies --split lines) [default: Spark's]")
     p.add_argument("--compression", choices=["gzip", "bzip2"], help="compress the part files")
     p.add_argument("--dedup", action="store_true", help="drop duplicate statements across the whole input (a shuffle)")
     p.add_argument("--map", metavar="DIR", help="write `original<TAB>canonical<TAB>kind`, once per rewritten IRI, as part files in DIR")
@@ -101,6 +103,8 @@ def parse_args(argv):
     options = p.parse_args(argv)
     if options.min_partitions is not None and options.min_partitions < 1:
         p.error("--min-partitions must be at least 1")
+    if options.min_partitions is not None and options.split == "files":
+        p.error("--min-partitions splits files into lines: not with --split files")
     if not options.collapse and (options.equivalence_predicate or options.allow_large_classes or options.drop_reflexive):
         p.error("--equivalence-predicate, --allow-large-classes and --drop-reflexive need --collapse")
     return options
@@ -171,7 +175,7 @@ def check_outputs(sc, directories):
 
 def split_compression(name):
     """(`name` without .gz/.bz2, that suffix or "")."""
-    for suffix in COMPRESSIONS:
+    for suffix in OPENERS:
         if name.endswith(suffix):
             return name[: -len(suffix)], suffix
     return name, ""
@@ -290,29 +294,54 @@ SHIPPED_FILES = {POLICY_FILE: "--policy", CLASSES_FILE: "--equivalences"}
 
 
 class Feeder(threading.Thread):
-    """Writes `lines` (bytes without their newline) to a process's stdin, BLOCK_LINES at a
-    time, then closes it. `count` is the number of lines written; `error` what stopped the
-    writing, unless the process stopped reading (then its exit status says why)."""
+    """Writes `blocks` (bytes) to a process's stdin, then closes it. `error` is what stopped
+    the writing, unless the process stopped reading (then its exit status says why)."""
 
-    def __init__(self, stdin, lines):
+    def __init__(self, stdin, blocks):
         super().__init__(daemon=True)
-        self.stdin, self.lines, self.count, self.error = stdin, lines, 0, None
+        self.stdin, self.blocks, self.error = stdin, blocks, None
 
     def run(self):
         try:
-            while block := list(islice(self.lines, BLOCK_LINES)):
-                self.count += len(block)
-                block.append(b"")
-                self.stdin.write(b"\n".join(block))
+            for block in self.blocks:
+                self.stdin.write(block)
         except BrokenPipeError:
             pass
-        except BaseException as e:  # Spark's input stream failed: the process saw a short input
+        except BaseException as e:  # the input failed: the process saw a short input
             self.error = e
         finally:
             try:
                 self.stdin.close()
             except BrokenPipeError:
                 pass
+
+
+class LineCount:
+    """The number of lines a process has been given, counted as they are handed over."""
+
+    def __init__(self):
+        self.lines = 0
+
+
+def joined_lines(lines, count):
+    """`lines` (bytes without their newline) as blocks of BLOCK_LINES lines, each line ended."""
+    while block := list(islice(lines, BLOCK_LINES)):
+        count.lines += len(block)
+        block.append(b"")
+        yield b"\n".join(block)
+
+
+def file_chunks(name, data, count):
+    """The bytes of file `name` (decompressed if it is .gz or .bz2) in chunks of READ_SIZE;
+    its lines counted, a last line without a newline included."""
+    suffix = split_compression(name)[1]
+    stream = OPENERS[suffix](io.BytesIO(data)) if suffix else io.BytesIO(data)
+    last = b"\n"
+    while chunk := stream.read(READ_SIZE):
+        count.lines += chunk.count(b"\n")
+        last = chunk[-1:]
+        yield chunk
+    count.lines += last != b"\n"
 
 
 def line_blocks(stream):
@@ -350,16 +379,16 @@ def process_command(binary, workdir, args, side_files, files):
     return command
 
 
-def process_output(command, workdir, key, tag, lines=None, rename=None):
-    """Run `command` with `lines` on its stdin (or nothing) and its stderr in `workdir`; yield
+def process_output(command, workdir, key, tag, blocks=None, rename=None):
+    """Run `command` with `blocks` on its stdin (or nothing) and its stderr in `workdir`; yield
     its output as tagged blocks. Returns ((kept diagnostics, their count, the JSON report),
-    lines sent, lines received). A process that exits with an error raises a failure with its
-    diagnostics, `rename` = (local path, path) applied to them."""
+    lines received). A process that exits with an error raises a failure with its
+    diagnostics, `rename` = (what a message calls the input, its path) applied to them."""
     stderr_path = os.path.join(workdir, "stderr")
     with open(stderr_path, "wb") as err:
-        stdin = subprocess.DEVNULL if lines is None else subprocess.PIPE
+        stdin = subprocess.DEVNULL if blocks is None else subprocess.PIPE
         proc = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=err)
-    feeder = None if lines is None else Feeder(proc.stdin, lines)
+    feeder = None if blocks is None else Feeder(proc.stdin, blocks)
     received = 0
     try:
         if feeder is not None:
@@ -383,7 +412,7 @@ def process_output(command, workdir, key, tag, lines=None, rename=None):
         raise failure(key, status, "\n".join(kept) or f"pidcanon exited with status {status}")
     if feeder is not None and feeder.error is not None:
         raise feeder.error
-    return (kept, count, report), feeder and feeder.count, received
+    return (kept, count, report), received
 
 
 # ---------------------------------------------------------------------------------------------
@@ -398,14 +427,39 @@ def rewrite_lines(lines_rdd, args, binary, side_files, files, reports, key_prefi
         key = key_prefix + str(index)
         workdir = process_directory(files)
         command = process_command(binary, workdir, args, side_files, files)
-        stderr, sent, received = yield from process_output(command, workdir, key, tag, lines=lines)
-        report = stderr[2]
-        expected = None if report is None else sent - report.get("reflexive_dropped", 0)
-        if received != expected:
-            raise failure(key, 2, f"pidcanon read {sent} lines and wrote {received} (expected {expected})")
-        yield from finish_process(workdir, side_files, reports, key, stderr, sent)
+        sent = LineCount()
+        stderr, received = yield from process_output(command, workdir, key, tag, blocks=joined_lines(lines, sent))
+        check_lines(key, stderr[2], sent.lines, received)
+        yield from finish_process(workdir, side_files, reports, key, stderr, sent.lines)
 
     return lines_rdd.mapPartitionsWithIndex(rewrite_partition)
+
+
+def rewrite_line_files(sc, paths, args, binary, side_files, files, reports):
+    """Each N-Triples/N-Quads file whole through one process, fed from its bytes: no line is
+    handled in Python on its own (`--split files`)."""
+    tag = tagged(side_files)
+
+    def rewrite_file(record):
+        path, data = record
+        key = "file " + path
+        workdir = process_directory(files)
+        command = process_command(binary, workdir, args, side_files, files)
+        sent = LineCount()
+        chunks = file_chunks(path, data, sent)
+        stderr, received = yield from process_output(command, workdir, key, tag, blocks=chunks, rename=("<stdin>", path))
+        check_lines(key, stderr[2], sent.lines, received)
+        yield from finish_process(workdir, side_files, reports, key, stderr, sent.lines)
+
+    return sc.binaryFiles(",".join(paths), minPartitions=len(paths)).flatMap(rewrite_file)
+
+
+def check_lines(key, report, sent, received):
+    """A pipe does not notice a dropped line: `pidcanon rewrite` of a line format writes one
+    line per line read, less the reflexive statements `--drop-reflexive` drops."""
+    expected = None if report is None else sent - report.get("reflexive_dropped", 0)
+    if received != expected:
+        raise failure(key, 2, f"pidcanon read {sent} lines and wrote {received} (expected {expected})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -418,17 +472,15 @@ def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports):
 
     def rewrite_file(record):
         path, data = record
-        name, suffix = split_compression(os.path.basename(path))
-        if suffix:
-            data = COMPRESSIONS[suffix](data)
         workdir = process_directory(files)
-        local = os.path.join(workdir, name)
+        local = os.path.join(workdir, split_compression(os.path.basename(path))[0])
         with open(local, "wb") as f:
-            f.write(data)
+            for chunk in file_chunks(path, data, LineCount()):
+                f.write(chunk)
         del data
         key = "file " + path
         command = process_command(binary, workdir, args, side_files, files) + [local]
-        stderr, _, received = yield from process_output(command, workdir, key, tag, rename=(local, path))
+        stderr, received = yield from process_output(command, workdir, key, tag, rename=(local, path))
         report = stderr[2]
         if report is None or received != report["statements_written"]:
             raise failure(key, 2, f"pidcanon reported {report and report['statements_written']} statements written but wrote {received} lines")
@@ -680,6 +732,24 @@ def located_diagnostics(splits, reports):
     return shown, hidden, line_counts
 
 
+WHOLE_FILE_LIMIT = 1 << 30  # bytes on disk: a file read whole is held in an executor's memory
+
+
+def split_files(sc, options, by_format):
+    """Whether N-Triples/N-Quads files go whole to one process each (see --split)."""
+    if options.split != "auto" or options.min_partitions is not None:
+        return options.split == "files"
+    paths = [p for fmt_paths in by_format.values() for p in fmt_paths]
+    if len(paths) < sc.defaultParallelism:
+        return False
+    conf = sc._jsc.hadoopConfiguration()
+    for path in paths:
+        hadoop_path = sc._jvm.org.apache.hadoop.fs.Path(path)
+        if hadoop_path.getFileSystem(conf).getFileStatus(hadoop_path).getLen() > WHOLE_FILE_LIMIT:
+            return False
+    return True
+
+
 def failure_from(error):
     """The payload of the first partition failure in a Spark job error, or None."""
     text = str(error)
@@ -725,7 +795,11 @@ def run(spark, options):
         args += collapse_args(options)
         whole_args += collapse_args(options)
     parts, groups = [], {}
+    whole_line_files = split_files(sc, options, by_format)
     for fmt, fmt_paths in sorted(by_format.items()):
+        if whole_line_files:
+            parts.append(rewrite_line_files(sc, fmt_paths, ["-i", fmt] + args, options.binary, side_files, files, reports))
+            continue
         lines = sc.textFile(",".join(fmt_paths), options.min_partitions, use_unicode=False)
         groups[fmt] = (lines, Splits.of(lines))
         parts.append(rewrite_lines(lines, ["-i", fmt] + args, options.binary, side_files, files, reports, fmt + " "))

@@ -1,5 +1,7 @@
 """Failures fail the job loudly, naming the file and line; --lenient passes bad lines and reports them."""
 
+import gzip
+
 import pytest
 
 import pidcanon_spark
@@ -76,3 +78,13 @@ def test_existing_output_directory_is_refused_before_any_work(spark, tmp_path):
     (tmp_path / "out").mkdir()
     failed = run_failing(spark, tmp_path, path)
     assert failed.status == 2 and "already exists" in failed.message
+
+
+def test_whole_file_syntax_error_names_the_file_and_line(spark, tmp_path):
+    path = corpus_with(tmp_path, 2500, "this is not a statement")
+    gz = tmp_path / "in.nt.gz"
+    gz.write_bytes(gzip.compress(path.read_bytes()))
+    path.unlink()
+    failed = run_failing(spark, tmp_path, gz, "--split", "files")
+    assert failed.status == 2
+    assert f"{gz.as_uri().replace('file:///', 'file:/')}:2500:1: syntax error" in failed.message

@@ -64,3 +64,15 @@ def test_nquads_example_with_compressed_output(spark, tmp_path):
     assert lines == expected
     assert summary.as_json()["rewritten"] == report["rewritten"]
     assert all(p.name.endswith(".gz") for p in (tmp_path / "out").glob("part-*"))
+
+
+def test_whole_files_give_the_same_output_and_counts(spark, corpus, tmp_path):
+    # --split files: each file (plain, .gz, .bz2) fed whole to one process.
+    _, parts = corpus
+    lines, summary = job(spark, tmp_path, parts, "--split", "files", "--map", tmp_path / "map")
+    expected, report = reference("-i", "nt", "-", stdin=concatenation(parts))
+    assert lines == expected
+    totals = summary.as_json()
+    for key in ("statements_read", "statements_written", "invalid_identifiers", "rewritten"):
+        assert totals[key] == report[key], key
+    assert len(read_parts(tmp_path / "map")) > 100

@@ -1,5 +1,7 @@
 """How a partition reaches its process and comes back: blocks of whole lines, counted."""
 
+import bz2
+import gzip
 import io
 import subprocess
 import sys
@@ -7,7 +9,7 @@ import sys
 import pytest
 
 import pidcanon_spark
-from pidcanon_spark import Feeder, line_blocks
+from pidcanon_spark import Feeder, LineCount, file_chunks, joined_lines, line_blocks
 
 
 class Chunks(io.RawIOBase):
@@ -44,12 +46,22 @@ def test_a_stream_of_whole_lines_comes_back_byte_for_byte():
 def test_the_feeder_sends_every_line_and_counts_them():
     lines = [b"line %d" % n for n in range(pidcanon_spark.BLOCK_LINES * 2 + 3)]
     proc = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    feeder = Feeder(proc.stdin, iter(lines))
+    sent = LineCount()
+    feeder = Feeder(proc.stdin, joined_lines(iter(lines), sent))
     feeder.start()
     out = proc.stdout.read()
     feeder.join()
     assert proc.wait() == 0 and feeder.error is None
-    assert feeder.count == len(lines) and out == b"\n".join(lines) + b"\n"
+    assert sent.lines == len(lines) and out == b"\n".join(lines) + b"\n"
+
+
+@pytest.mark.parametrize("name, compress", [("a.nt", bytes), ("a.nt.gz", gzip.compress), ("a.nt.bz2", bz2.compress)])
+@pytest.mark.parametrize("text, lines", [(b"", 0), (b"x\n", 1), (b"x\ny", 2), (b"\n\n", 2)])
+def test_a_file_is_fed_decompressed_and_its_lines_counted(name, compress, text, lines):
+    data = text * 300000 if text.endswith(b"\n") else text
+    count = LineCount()
+    assert b"".join(file_chunks(name, compress(data), count)) == data
+    assert count.lines == (lines * 300000 if text.endswith(b"\n") else lines)
 
 
 def test_a_process_that_stops_reading_ends_the_feeding_quietly():
@@ -57,11 +69,12 @@ def test_a_process_that_stops_reading_ends_the_feeding_quietly():
     # (the job judges the process by its exit status and the line counts).
     lines = (b"x" * 100 for _ in range(200000))
     proc = subprocess.Popen(["head", "-n", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    feeder = Feeder(proc.stdin, lines)
+    sent = LineCount()
+    feeder = Feeder(proc.stdin, joined_lines(lines, sent))
     feeder.start()
     assert proc.stdout.read() == b"x" * 100 + b"\n"
     feeder.join()
-    assert feeder.error is None and feeder.count < 200000
+    assert feeder.error is None and sent.lines < 200000
 
 
 def test_an_input_that_fails_is_the_feeders_error():
@@ -70,7 +83,7 @@ def test_an_input_that_fails_is_the_feeders_error():
         raise OSError("the JVM's stream broke")
 
     proc = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    feeder = Feeder(proc.stdin, failing())
+    feeder = Feeder(proc.stdin, joined_lines(failing(), LineCount()))
     feeder.start()
     proc.stdout.read()
     feeder.join()
