@@ -6,13 +6,15 @@
 runs alternating the commands:
 
 1. `pidcanon rewrite --threads 1/2` against the job (spark/pidcanon_spark.py) in local[1] and
-   local[2], input file to output on the same disk;
+   local[2], input to output on the same disk: the corpus as 4 files given whole to the
+   processes (`--split files`), and as one file in 4 partitions of lines (`--split lines`);
 2. where the time goes in local[1]: Spark reading and writing the text in the JVM alone; the
    job's transport (lines into a Python worker, to the process in blocks, its output back in
    blocks: `pidcanon_spark.process_output`) to `cat` and to `pidcanon rewrite`; and, for
    comparison, the JVM's own (Scala) `RDD.pipe` and PySpark's `RDD.pipe` (every line through
-   Python one by one) to the same binary. The pipe's own cost per statement is the transport
-   to `cat` less the JVM-only text in and out;
+   Python one by one) to the same binary. With `--split files` the pipe's cost per statement
+   is the whole transport to `cat`; with `--split lines`, the transport to `cat` less the
+   JVM-only text in and out;
 3. the projection to a cluster from these figures (what is measured, what is projected).
 
 Each figure is given twice: wall clock, and CPU time — of the pidcanon process, or of the whole
@@ -86,14 +88,28 @@ def fresh(path):
 
 
 def through(command):
-    """A partition's lines through one `command` process the job's way (in blocks)."""
+    """A partition's lines through one `command` process the job's way (`--split lines`)."""
 
     def partition(lines):
         workdir = tempfile.mkdtemp(prefix="pidcanon-bench-")
-        yield from pidcanon_spark.process_output(command, workdir, "bench", lambda block: block, lines=lines)
+        blocks = pidcanon_spark.joined_lines(lines, pidcanon_spark.LineCount())
+        yield from pidcanon_spark.process_output(command, workdir, "bench", lambda block: block, blocks=blocks)
         shutil.rmtree(workdir, ignore_errors=True)
 
     return partition
+
+
+def whole(command):
+    """A file's bytes through one `command` process the job's way (`--split files`)."""
+
+    def file(record):
+        path, data = record
+        workdir = tempfile.mkdtemp(prefix="pidcanon-bench-")
+        blocks = pidcanon_spark.file_chunks(path, data, pidcanon_spark.LineCount())
+        yield from pidcanon_spark.process_output(command, workdir, "bench", lambda block: block, blocks=blocks)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    return file
 
 
 def main():
@@ -115,13 +131,24 @@ def main():
         command = [BINARY, "rewrite", "-q", "--threads", str(threads), "-o", fresh(out + ".nt"), corpus]
         return timed(lambda: subprocess.run(command, check=True))
 
-    # Partitions: Spark's own split of the file (32 MB blocks on a local disk), at least 4.
+    # Partitions: Spark's own split of the file (32 MB blocks on a local disk), at least 4; for
+    # --split files, the same lines in 4 files.
     partitions = 4
+    parts = os.path.join(DIR, f"corpus-{triples}-parts")
+    if not os.path.isdir(parts):
+        os.makedirs(parts)
+        with open(corpus, "rb") as f:
+            lines = f.readlines()
+        for i in range(partitions):
+            with open(os.path.join(parts, f"part-{i}.nt"), "wb") as f:
+                f.writelines(lines[i * len(lines) // partitions : (i + 1) * len(lines) // partitions])
+        del lines
     for master in ("local[1]", "local[2]"):
         spark = pidcanon_spark.local_session(master, "pidcanon spark bench", [("spark.driver.memory", "2g"), ("spark.ui.showConsoleProgress", "false")])
         sc = spark.sparkContext
         jvm = sc._gateway.proc.pid
         options = pidcanon_spark.parse_args([corpus, "--output", out, "--binary", BINARY, "-q", "--min-partitions", str(partitions)])
+        options_files = pidcanon_spark.parse_args([parts, "--output", out, "--binary", BINARY, "-q", "--split", "files"])
         lines = sc.textFile(corpus, partitions)
         byte_lines = sc.textFile(corpus, partitions, use_unicode=False)
         pipe_pidcanon = f"{BINARY} rewrite -q -i nt --threads 1"
@@ -131,11 +158,14 @@ def main():
             record(f"process {master}", process(1 if master == "local[1]" else 2))
             fresh(out)
             record(f"job {master}", timed(lambda: pidcanon_spark.run(spark, options), jvm))
+            fresh(out)
+            record(f"job files {master}", timed(lambda: pidcanon_spark.run(spark, options_files), jvm))
             if master == "local[1]":
                 jvm_lines = sc._jsc.textFile(corpus, partitions).rdd()  # no Python on the data path
                 for name, save in (
                     ("jvm text only", jvm_lines.saveAsTextFile),
                     ("jvm pipe pidcanon", jvm_lines.pipe(pipe_pidcanon).saveAsTextFile),
+                    ("files cat", sc.binaryFiles(parts).flatMap(whole(["cat"])).saveAsTextFile),
                     ("blocks cat", byte_lines.mapPartitions(through(["cat"])).saveAsTextFile),
                     ("blocks pidcanon", byte_lines.mapPartitions(through(pipe_pidcanon.split())).saveAsTextFile),
                     ("pipe pidcanon", lines.pipe(pipe_pidcanon, checkCode=True).saveAsTextFile),
@@ -165,11 +195,14 @@ def main():
     print()
     table("same corpus", (
         ("`pidcanon rewrite --threads 1`", "process local[1]"),
-        ("job in `local[1]`", "job local[1]"),
+        ("job in `local[1]`, `--split files` (4 files)", "job files local[1]"),
+        ("job in `local[1]`, `--split lines` (4 partitions)", "job local[1]"),
         ("`pidcanon rewrite --threads 2`", "process local[2]"),
-        ("job in `local[2]`", "job local[2]"),
+        ("job in `local[2]`, `--split files` (4 files)", "job files local[2]"),
+        ("job in `local[2]`, `--split lines` (4 partitions)", "job local[2]"),
     ))
     table("local[1]", (
+        ("whole files: Spark's bytes → the job's transport to `cat` → text out", "files cat"),
         ("Spark text in → text out, JVM only", "jvm text only"),
         ("… through the job's transport (Python worker, blocks) to `cat`", "blocks cat"),
         ("… through the job's transport to `pidcanon rewrite`", "blocks pidcanon"),
@@ -177,16 +210,20 @@ def main():
         ("for comparison: the JVM's `RDD.pipe` to `pidcanon rewrite`", "jvm pipe pidcanon"),
         ("for comparison: PySpark's `RDD.pipe` (line by line) to `pidcanon rewrite`", "pipe pidcanon"),
     ))
-    pipe_ns = (cpu["blocks cat"] - cpu["jvm text only"]) / triples * 1e9
     alone_ns = cpu["process local[1]"] / triples * 1e9
-    job_ns = cpu["job local[1]"] / triples * 1e9
-    per_core = triples / cpu["job local[2]"]
-    print(f"measured: the pipe (JVM -> Python worker -> process -> Python worker -> JVM, cat's own work included) "
-          f"costs {pipe_ns:,.0f} ns of CPU per statement, {pipe_ns / alone_ns:.0%} of pidcanon alone ({alone_ns:,.0f} ns); "
-          f"the whole job {job_ns:,.0f} ns, {job_ns / alone_ns:.1f}x the process alone (CPU, local[1])")
-    print(f"measured: wall clock, job against process: {wall['process local[1]'] / wall['job local[1]']:.2f}x in local[1], "
-          f"{wall['process local[2]'] / wall['job local[2]']:.2f}x in local[2]")
-    print(f"measured: one executor core = {per_core:,.0f} statements per CPU-second (job in local[2], all its processes)")
+    files_ns = cpu["files cat"] / triples * 1e9
+    lines_pipe_ns = (cpu["blocks cat"] - cpu["jvm text only"]) / triples * 1e9
+    job_ns = cpu["job files local[1]"] / triples * 1e9
+    per_core = triples / cpu["job files local[2]"]
+    print(f"measured: the pipe with --split files (Spark reads the file's bytes -> Python worker -> process -> "
+          f"Python worker -> JVM writes the text, cat's own work included) costs {files_ns:,.0f} ns of CPU per "
+          f"statement, {files_ns / alone_ns:.0%} of pidcanon alone ({alone_ns:,.0f} ns); the whole job "
+          f"{job_ns:,.0f} ns, {job_ns / alone_ns:.1f}x the process alone (CPU, local[1])")
+    print(f"measured: with --split lines, the pipe beyond Spark's own text reading and writing costs "
+          f"{lines_pipe_ns:,.0f} ns per statement")
+    print(f"measured: wall clock, job (--split files) against process: {wall['process local[1]'] / wall['job files local[1]']:.2f}x in local[1], "
+          f"{wall['process local[2]'] / wall['job files local[2]']:.2f}x in local[2]")
+    print(f"measured: one executor core = {per_core:,.0f} statements per CPU-second (job in local[2], --split files, all its processes)")
     print(f"projected: 1 billion statements on 100 executor cores = {1e9 / (per_core * 100):,.0f} s "
           f"(= 1e9 / (that rate x 100): linear in cores, each core to itself, input in the cluster's storage, "
           f"no stragglers; not measured)")
