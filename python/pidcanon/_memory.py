@@ -100,35 +100,80 @@ class MemoryGraph:
         return count
 
     def replace(self, found: Tuple[Set[Triple], Set[Triple], Set[Triple]], mapping: Dict[Node, Node]) -> None:
-        """Removes the triples of ``found`` (from ``statements_with(mapping)``) and adds them back
-        with their terms mapped. An index whose first level is a mapped term loses that whole
-        entry at once; the others lose the triples one by one. The two sets of triples are
-        changed in bulk (``difference_update`` and ``update`` reuse the stored hashes: a
-        ``Literal`` hashes in Python), and an object is looked up in ``mapping`` only if it is
-        not a ``Literal``."""
+        """Rewrites the triples of ``found`` (from ``statements_with(mapping)``) with their terms
+        mapped, renaming index entries rather than removing and adding triples: the entry of a
+        mapped term at an index's first level moves at once, and a triple with one mapped term
+        has that key renamed in the other two indices (a second-level key carries all its
+        third-level ones along). The few triples with two or more mapped terms are removed and
+        added back. The two sets of triples are changed in bulk (``difference_update`` and
+        ``update`` reuse the stored hashes: a ``Literal`` hashes in Python)."""
         by_subject, by_predicate, by_object = found
         spo, pos, osp = (self.indices[name] for name in _INDICES)
-        for old in mapping:
-            spo.pop(old, None)
-            pos.pop(old, None)
-            osp.pop(old, None)
-        for s, p, o in (by_predicate | by_object) - by_subject:
+        several = (by_subject & by_predicate) | (by_subject & by_object) | (by_predicate & by_object)
+        for s, p, o in several:
             _discard(spo, s, p, o)
-        for s, p, o in (by_subject | by_object) - by_predicate:
             _discard(pos, p, o, s)
-        for s, p, o in (by_subject | by_predicate) - by_object:
             _discard(osp, o, s, p)
-        triples = by_subject | by_predicate | by_object
-        self.all.difference_update(triples)
-        self.in_context.difference_update(triples)
+        for index in (spo, pos, osp):
+            for old, new in mapping.items():
+                entry = index.pop(old, None)
+                if entry is not None:
+                    _merge(index, new, entry)
         get = mapping.get
-        new = {(get(s, s), get(p, p), o if type(o) is Literal else get(o, o)) for s, p, o in triples}
-        for s, p, o in new:
+        for s, p, o in by_subject - several:
+            _rename_third(pos[p][o], s, get(s))
+            _rename_second(osp[o], s, get(s))
+        for s, p, o in by_predicate - several:
+            _rename_second(spo[s], p, get(p))
+            _rename_third(osp[o][s], p, get(p))
+        for s, p, o in by_object - several:
+            _rename_third(spo[s][p], o, get(o))
+            _rename_second(pos[p], o, get(o))
+        for s, p, o in several:
+            s, p, o = get(s, s), get(p, p), get(o, o)
             _insert(spo, s, p, o)
             _insert(pos, p, o, s)
             _insert(osp, o, s, p)
+        triples = by_subject | by_predicate | by_object
+        self.all.difference_update(triples)
+        self.in_context.difference_update(triples)
+        new = {(get(s, s), get(p, p), o if type(o) is Literal else get(o, o)) for s, p, o in triples}
         self.all.update(new)
         self.in_context.update(new)
+
+
+def _merge(index: Index, key: Node, entry: Dict[Node, Dict[Node, int]]) -> None:
+    """Puts ``entry`` (a first-level entry taken out of ``index``) under ``key``, merged with what
+    is already there."""
+    existing = index.get(key)
+    if existing is None:
+        index[key] = entry
+        return
+    for second, thirds in entry.items():
+        _put_second(existing, second, thirds)
+
+
+def _rename_second(seconds: Dict[Node, Dict[Node, int]], old: Node, new: Node) -> None:
+    """Moves ``seconds[old]`` to ``seconds[new]``; nothing if it was moved already (by another
+    triple under the same key: its third-level keys came along)."""
+    thirds = seconds.pop(old, None)
+    if thirds is not None:
+        _put_second(seconds, new, thirds)
+
+
+def _put_second(seconds: Dict[Node, Dict[Node, int]], key: Node, thirds: Dict[Node, int]) -> None:
+    """``seconds[key] = thirds``, merged with what is already there."""
+    existing = seconds.get(key)
+    if existing is None:
+        seconds[key] = thirds
+    else:
+        existing.update(thirds)
+
+
+def _rename_third(thirds: Dict[Node, int], old: Node, new: Node) -> None:
+    """Renames the third-level key ``old`` to ``new``."""
+    del thirds[old]
+    thirds[new] = 1
 
 
 def _discard(index: Index, a: Node, b: Node, c: Node) -> None:
