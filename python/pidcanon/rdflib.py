@@ -12,10 +12,10 @@
 {'fedora-object': 1, 'handle': 1}
 
 Only the statements that hold an IRI to rewrite are touched: the distinct IRIs of the graph are
-canonicalized together in Rust, and the statements holding the ones that change are removed and
-added again rewritten. A plain ``Graph`` alone in rdflib's default ``Memory`` store takes a fast
-path that reads and changes the store's indices directly (``pidcanon._memory``); every other
-graph and store goes through rdflib's API. Literals (their datatypes included) and blank nodes are kept as they
+canonicalized together in Rust, and only the statements holding the ones that change are
+rewritten. A plain ``Graph`` alone in rdflib's default ``Memory`` store takes a fast path that
+renames entries of the store's indices directly (``pidcanon._memory``); every other graph and
+store goes through rdflib's API, removing those statements and adding them back rewritten. Literals (their datatypes included) and blank nodes are kept as they
 are; the IRIs no adapter claims are not looked at.
 """
 
@@ -38,6 +38,8 @@ from pidcanon._pidcanon import Policy, Report, _canonical_terms
 __all__ = ["canonicalize_graph"]
 
 G = TypeVar("G", bound=Graph)
+# What ``_canonical_terms`` maps a changed IRI to: its canonical term and its kind.
+Changed = Dict[URIRef, Tuple[URIRef, str]]
 
 _LOGGER = logging.getLogger("pidcanon")
 
@@ -99,9 +101,6 @@ def _canonicalize(graph: G, inplace: bool, policy: Optional[Policy]) -> Tuple[G,
         duplicates_dropped=read - written,
     )
     return target, report
-
-
-Changed = Dict[URIRef, Tuple[URIRef, str]]
 
 
 def _rewrite_memory(fast: MemoryGraph, changed: Changed, invalid: Dict[URIRef, str]) -> Tuple[Counter, int]:
