@@ -10,16 +10,17 @@ result (the tests run both paths over the same graphs).
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Dict, Iterable, Optional, Set, Tuple
 
-from rdflib import Graph
+from rdflib import Graph, Literal
 from rdflib.plugins.stores.memory import Memory
 from rdflib.term import Node
 
 Triple = Tuple[Node, Node, Node]
+# One of the store's indices: spo[s][p][o], pos[p][o][s] or osp[o][s][p], each leaf 1.
+Index = Dict[Node, Dict[Node, Dict[Node, int]]]
 _INDICES = ("spo", "pos", "osp")
-# Where each index puts the subject, predicate and object (spo: s, p, o; pos: p, o, s; osp: o, s, p).
-_ORDER = {"spo": (0, 1, 2), "pos": (1, 2, 0), "osp": (2, 0, 1)}
 
 
 class MemoryGraph:
@@ -66,50 +67,137 @@ class MemoryGraph:
             found.update(index)
         return found
 
-    def statements_with(self, terms: Iterable[Node]) -> Set[Triple]:
-        """The triples holding any of ``terms``, from the indices."""
-        found: Set[Triple] = set()
+    def statements_with(self, terms: Iterable[Node]) -> Tuple[Set[Triple], Set[Triple], Set[Triple]]:
+        """The triples holding any of ``terms`` as subject, as predicate and as object (a triple
+        with two of them is in two sets), from the indices; the tuples are built by ``zip`` in C,
+        one index entry at a time."""
+        spo, pos, osp = (self.indices[name] for name in _INDICES)
+        by_subject: Set[Triple] = set()
+        by_predicate: Set[Triple] = set()
+        by_object: Set[Triple] = set()
         for term in terms:
-            for name, order in _ORDER.items():
-                first = self.indices[name].get(term)
-                if not first:
-                    continue
-                for second, thirds in first.items():
-                    for third in thirds:
-                        triple = [None, None, None]
-                        triple[order[0]], triple[order[1]], triple[order[2]] = term, second, third
-                        found.add(tuple(triple))  # type: ignore[arg-type]
-        return found
+            entry = spo.get(term)
+            if entry:
+                for p, objects in entry.items():
+                    by_subject.update(zip(repeat(term), repeat(p), objects))
+            entry = pos.get(term)
+            if entry:
+                for o, subjects in entry.items():
+                    by_predicate.update(zip(subjects, repeat(term), repeat(o)))
+            entry = osp.get(term)
+            if entry:
+                for s, predicates in entry.items():
+                    by_object.update(zip(repeat(s), predicates, repeat(term)))
+        return by_subject, by_predicate, by_object
 
-    def replace(self, triples: Iterable[Triple], mapping: Dict[Node, Node]) -> None:
-        """Removes ``triples`` and adds them back with their terms mapped."""
-        new = []
-        for triple in triples:
-            self._remove(triple)
-            new.append(tuple(mapping.get(t, t) for t in triple))
-        for triple in new:
-            self._add(triple)  # type: ignore[arg-type]
+    def occurrences(self, term: Node) -> int:
+        """How many times ``term`` occurs as subject, predicate or object."""
+        count = 0
+        for name in _INDICES:
+            entry = self.indices[name].get(term)
+            if entry:
+                count += sum(map(len, entry.values()))
+        return count
 
-    def _remove(self, triple: Triple) -> None:
-        for name, order in _ORDER.items():
-            a, b, c = (triple[i] for i in order)
-            index = self.indices[name]
-            seconds = index[a]
-            thirds = seconds[b]
-            del thirds[c]
-            if not thirds:
-                del seconds[b]
-                if not seconds:
-                    del index[a]
-        self.all.discard(triple)
-        self.in_context.discard(triple)
+    def replace(self, found: Tuple[Set[Triple], Set[Triple], Set[Triple]], mapping: Dict[Node, Node]) -> None:
+        """Rewrites the triples of ``found`` (from ``statements_with(mapping)``) with their terms
+        mapped, renaming index entries rather than removing and adding triples: the entry of a
+        mapped term at an index's first level moves at once, and a triple with one mapped term
+        has that key renamed in the other two indices (a second-level key carries all its
+        third-level ones along). The few triples with two or more mapped terms are removed and
+        added back. The two sets of triples are changed in bulk (``difference_update`` and
+        ``update`` reuse the stored hashes: a ``Literal`` hashes in Python)."""
+        by_subject, by_predicate, by_object = found
+        spo, pos, osp = (self.indices[name] for name in _INDICES)
+        several = (by_subject & by_predicate) | (by_subject & by_object) | (by_predicate & by_object)
+        for s, p, o in several:
+            _discard(spo, s, p, o)
+            _discard(pos, p, o, s)
+            _discard(osp, o, s, p)
+        for index in (spo, pos, osp):
+            for old, new in mapping.items():
+                entry = index.pop(old, None)
+                if entry is not None:
+                    _merge(index, new, entry)
+        get = mapping.get
+        for s, p, o in by_subject - several:
+            _rename_third(pos[p][o], s, get(s))
+            _rename_second(osp[o], s, get(s))
+        for s, p, o in by_predicate - several:
+            _rename_second(spo[s], p, get(p))
+            _rename_third(osp[o][s], p, get(p))
+        for s, p, o in by_object - several:
+            _rename_third(spo[s][p], o, get(o))
+            _rename_second(pos[p], o, get(o))
+        for s, p, o in several:
+            s, p, o = get(s, s), get(p, p), get(o, o)
+            _insert(spo, s, p, o)
+            _insert(pos, p, o, s)
+            _insert(osp, o, s, p)
+        triples = by_subject | by_predicate | by_object
+        self.all.difference_update(triples)
+        self.in_context.difference_update(triples)
+        new = {(get(s, s), get(p, p), o if type(o) is Literal else get(o, o)) for s, p, o in triples}
+        self.all.update(new)
+        self.in_context.update(new)
 
-    def _add(self, triple: Triple) -> None:
-        for name, order in _ORDER.items():
-            a, b, c = (triple[i] for i in order)
-            self.indices[name].setdefault(a, {}).setdefault(b, {})[c] = 1
-        self.all.add(triple)
-        self.in_context.add(triple)
+
+def _merge(index: Index, key: Node, entry: Dict[Node, Dict[Node, int]]) -> None:
+    """Puts ``entry`` (a first-level entry taken out of ``index``) under ``key``, merged with what
+    is already there."""
+    existing = index.get(key)
+    if existing is None:
+        index[key] = entry
+        return
+    for second, thirds in entry.items():
+        _put_second(existing, second, thirds)
+
+
+def _rename_second(seconds: Dict[Node, Dict[Node, int]], old: Node, new: Node) -> None:
+    """Moves ``seconds[old]`` to ``seconds[new]``; nothing if it was moved already (by another
+    triple under the same key: its third-level keys came along)."""
+    thirds = seconds.pop(old, None)
+    if thirds is not None:
+        _put_second(seconds, new, thirds)
+
+
+def _put_second(seconds: Dict[Node, Dict[Node, int]], key: Node, thirds: Dict[Node, int]) -> None:
+    """``seconds[key] = thirds``, merged with what is already there."""
+    existing = seconds.get(key)
+    if existing is None:
+        seconds[key] = thirds
+    else:
+        existing.update(thirds)
+
+
+def _rename_third(thirds: Dict[Node, int], old: Node, new: Node) -> None:
+    """Renames the third-level key ``old`` to ``new``."""
+    del thirds[old]
+    thirds[new] = 1
+
+
+def _discard(index: Index, a: Node, b: Node, c: Node) -> None:
+    """Removes ``index[a][b][c]``, and the dicts left empty."""
+    seconds = index[a]
+    thirds = seconds[b]
+    del thirds[c]
+    if not thirds:
+        del seconds[b]
+        if not seconds:
+            del index[a]
+
+
+def _insert(index: Index, a: Node, b: Node, c: Node) -> None:
+    """Adds ``index[a][b][c]``, creating the dicts on the way."""
+    seconds = index.get(a)
+    if seconds is None:
+        index[a] = {b: {c: 1}}
+        return
+    thirds = seconds.get(b)
+    if thirds is None:
+        seconds[b] = {c: 1}
+    else:
+        thirds[c] = 1
 
 
 def copy(graph: Graph) -> Graph:
@@ -119,11 +207,12 @@ def copy(graph: Graph) -> Graph:
     for prefix, namespace in graph.namespaces():
         new.bind(prefix, namespace, override=True, replace=True)
     source, target = graph.store, new.store
+    copy_leaves = dict.copy
     for name in _INDICES:
         index = getattr(source, f"_Memory__{name}")
-        setattr(
-            target, f"_Memory__{name}", {a: {b: dict(c) for b, c in bs.items()} for a, bs in index.items()}
-        )
+        # The inner dicts are copied by zip and map in C: one Python step per first-level key.
+        copied = {a: dict(zip(bs, map(copy_leaves, bs.values()))) for a, bs in index.items()}
+        setattr(target, f"_Memory__{name}", copied)
     context = f"{type(new.identifier).__name__}:{new.identifier}"
     triples = getattr(source, "_Memory__contextTriples")[None]
     setattr(target, "_Memory__contextTriples", {None: set(triples), context: set(triples)})

@@ -12,10 +12,10 @@
 {'fedora-object': 1, 'handle': 1}
 
 Only the statements that hold an IRI to rewrite are touched: the distinct IRIs of the graph are
-canonicalized together in Rust, and the statements holding the ones that change are removed and
-added again rewritten. A plain ``Graph`` alone in rdflib's default ``Memory`` store takes a fast
-path that reads and changes the store's indices directly (``pidcanon._memory``); every other
-graph and store goes through rdflib's API. Literals (their datatypes included) and blank nodes are kept as they
+canonicalized together in Rust, and only the statements holding the ones that change are
+rewritten. A plain ``Graph`` alone in rdflib's default ``Memory`` store takes a fast path that
+renames entries of the store's indices directly (``pidcanon._memory``); every other graph and
+store goes through rdflib's API, removing those statements and adding them back rewritten. Literals (their datatypes included) and blank nodes are kept as they
 are; the IRIs no adapter claims are not looked at.
 """
 
@@ -38,6 +38,8 @@ from pidcanon._pidcanon import Policy, Report, _canonical_terms
 __all__ = ["canonicalize_graph"]
 
 G = TypeVar("G", bound=Graph)
+# What ``_canonical_terms`` maps a changed IRI to: its canonical term and its kind.
+Changed = Dict[URIRef, Tuple[URIRef, str]]
 
 _LOGGER = logging.getLogger("pidcanon")
 
@@ -84,32 +86,12 @@ def _canonicalize(graph: G, inplace: bool, policy: Optional[Policy]) -> Tuple[G,
     else:
         target = graph if inplace else _copy(graph, multi)
 
-    def statements_with(terms: Iterable[URIRef]) -> Set[tuple]:
-        if fast is not None:
-            return fast.statements_with(terms)
-        return _statements_with(target, terms, multi)
-
-    mapping = {old: new for old, (new, _) in changed.items()}
-    kinds = {old: kind for old, (_, kind) in changed.items()}
-    rewritten: Counter = Counter()
-    affected = statements_with(mapping)
-    for statement in affected:
-        for term in _iris_of(statement, multi):
-            if term in kinds:
-                rewritten[kinds[term]] += 1
-    invalid_terms = set(invalid)
-    invalid_occurrences = sum(
-        1
-        for statement in statements_with(invalid_terms)
-        for term in _iris_of(statement, multi)
-        if term in invalid_terms
-    )
     for iri, message in invalid.items():
         _LOGGER.warning("invalid identifier <%s> left unchanged: %s", iri, message)
     if fast is not None:
-        fast.replace(affected, mapping)
+        rewritten, invalid_occurrences = _rewrite_memory(fast, changed, invalid)
     else:
-        _replace(target, affected, mapping, multi)
+        rewritten, invalid_occurrences = _rewrite(target, changed, invalid, multi)
     written = _count(target, multi)
     report = Report(
         statements_read=read,
@@ -119,6 +101,37 @@ def _canonicalize(graph: G, inplace: bool, policy: Optional[Policy]) -> Tuple[G,
         duplicates_dropped=read - written,
     )
     return target, report
+
+
+def _rewrite_memory(fast: MemoryGraph, changed: Changed, invalid: Dict[URIRef, str]) -> Tuple[Counter, int]:
+    """Rewrites the statements holding a changed IRI through the store's indices; returns the
+    rewrites per kind and the occurrences of invalid identifiers (both counted per position
+    from the indices, as the CLI counts them per statement)."""
+    rewritten: Counter = Counter()
+    for old, (_, kind) in changed.items():
+        rewritten[kind] += fast.occurrences(old)
+    invalid_occurrences = sum(map(fast.occurrences, invalid))
+    mapping = {old: new for old, (new, _) in changed.items()}
+    fast.replace(fast.statements_with(mapping), mapping)
+    return rewritten, invalid_occurrences
+
+
+def _rewrite(graph: Graph, changed: Changed, invalid: Dict[URIRef, str], multi: bool) -> Tuple[Counter, int]:
+    """``_rewrite_memory`` through rdflib's API, for any graph and store."""
+    rewritten: Counter = Counter()
+    affected = _statements_with(graph, changed, multi)
+    for statement in affected:
+        for term in _iris_of(statement, multi):
+            if term in changed:
+                rewritten[changed[term][1]] += 1
+    invalid_occurrences = sum(
+        1
+        for statement in _statements_with(graph, invalid, multi)
+        for term in _iris_of(statement, multi)
+        if term in invalid
+    )
+    _replace(graph, affected, {old: new for old, (new, _) in changed.items()}, multi)
+    return rewritten, invalid_occurrences
 
 
 def _count(graph: Graph, multi: bool) -> int:

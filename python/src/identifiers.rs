@@ -433,7 +433,7 @@ pub(crate) fn _canonical_terms<'py>(
     for term in terms.try_iter()? {
         let term = term?;
         if term.is_instance(iri_type)? {
-            iris.push(term.cast::<PyString>()?.to_cow()?.into_owned());
+            iris.push(PyBackedStr::try_from(term.cast::<PyString>()?.clone())?);
             objects.push(term);
         }
     }
@@ -443,14 +443,14 @@ pub(crate) fn _canonical_terms<'py>(
                 Some(Ok(Canonical {
                     iri: Cow::Owned(canonical),
                     kind,
-                })) if canonical != *iri => Some(Ok((canonical, kind))),
+                })) if canonical != **iri => Some(Ok((canonical, kind))),
                 Some(Err(e)) => Some(Err(e.to_string())),
                 _ => None,
             })
             .collect()
     });
     let existing: HashMap<&str, &Bound<'py, PyAny>> =
-        iris.iter().map(String::as_str).zip(&objects).collect();
+        iris.iter().map(|iri| &**iri).zip(&objects).collect();
     let changed = PyDict::new(py);
     let invalid = PyDict::new(py);
     for (term, result) in objects.iter().zip(results) {

@@ -93,6 +93,9 @@ def test_same_graph_as_the_cli(pidcanon_cli, f, path):
     # In place: the same result, in the same object.
     same, again = canonicalize_graph(g, inplace=True)
     assert same is g and same_graph(g, expected) and again == report
+    if MemoryGraph.of(g) is not None:  # the store's indices hold what its triple sets hold
+        assert all(table == set(g) for table in index_triples(g))
+        assert all(table == set(result) for table in index_triples(result))
 
 
 def example_graph():
@@ -234,3 +237,60 @@ def test_a_canonical_iri_already_in_the_graph_is_that_term_and_the_collector_is_
     with pytest.raises(TypeError):
         canonicalize_graph(g, policy="not a policy")
     assert gc.isenabled()
+
+
+def index_triples(graph):
+    """The triples each of the Memory store's three indices and two triple sets hold."""
+    fast = MemoryGraph.of(graph)
+    spo, pos, osp = (fast.indices[name] for name in ("spo", "pos", "osp"))
+    return [
+        {(s, p, o) for s, ps in spo.items() for p, os in ps.items() for o in os},
+        {(s, p, o) for p, os in pos.items() for o, ss in os.items() for s in ss},
+        {(s, p, o) for o, ss in osp.items() for s, ps in ss.items() for p in ps},
+        set(fast.all),
+        set(fast.in_context),
+    ]
+
+
+def test_fast_path_renames_every_position_and_merges(monkeypatch):
+    """Variants of one IRI as subject, predicate and object, alone and together in a triple,
+    under shared index entries and merging into triples already present: the fast path gives
+    the graph rdflib's API gives, and leaves the store's indices and sets agreeing."""
+    fedora = ["info:fedora/demo%3a1", "INFO:FEDORA/demo:1", "info:fedora/demo:1"]
+    doi = ["doi:10.1000/ABC", "http://dx.doi.org/10.1000/abc", "https://doi.org/10.1000/abc"]
+    predicate = ["hdl://10013/P", "hdl:10013/P"]
+    g = Graph()
+    for s in fedora:
+        for o in doi:
+            g.add((URIRef(s), URIRef(DCT + "relation"), URIRef(o)))
+            g.add((URIRef(o), URIRef(DCT + "isReferencedBy"), URIRef(s)))
+            for p in predicate:
+                g.add((URIRef(s), URIRef(p), URIRef(o)))
+        g.add((URIRef(s), URIRef(DCT + "title"), Literal("one", lang="en")))
+        g.add((URIRef(s), URIRef(DCT + "title"), Literal("two")))
+        g.add((BNode("b"), URIRef(DCT + "relation"), URIRef(s)))
+        for p in predicate:
+            g.add((BNode("b"), URIRef(p), Literal(p)))
+    # One changed term, whose variants sit under one entry with different keys below: merged.
+    for i, s in enumerate(fedora):
+        g.add((URIRef(s), URIRef(DCT + f"p{i}"), Literal("same")))
+    for i, o in enumerate(doi):
+        g.add((BNode(f"n{i}"), URIRef(DCT + "references"), URIRef(o)))
+    # Variants whose canonical form is not in the graph yet, one in each position.
+    g.add((URIRef("info:fedora/other%3a2"), URIRef("hdl://10013/Q"), URIRef("hdl://10013/ONLY")))
+    fast, fast_report = canonicalize_graph(g)
+    monkeypatch.setattr(MemoryGraph, "of", staticmethod(lambda graph: None))
+    generic, generic_report = canonicalize_graph(g)
+    monkeypatch.undo()
+    assert set(fast) == set(generic)
+    assert fast_report == generic_report
+    # F dct:relation D; D dct:isReferencedBy F; F hdl:10013/P D; two titles of F; _:b dct:relation
+    # F and two literals under hdl:10013/P; F dct:p0, p1, p2 "same"; _:n0, n1, n2 dct:references D;
+    # info:fedora/other:2 hdl:10013/Q hdl:10013/ONLY.
+    assert len(fast) == 15
+    assert (URIRef("info:fedora/other:2"), URIRef("hdl:10013/Q"), URIRef("hdl:10013/ONLY")) in set(fast)
+    tables = index_triples(fast)
+    assert all(table == set(generic) for table in tables)
+    same, in_place_report = canonicalize_graph(g, inplace=True)
+    assert same is g and set(g) == set(generic) and in_place_report == generic_report
+    assert all(table == set(generic) for table in index_triples(g))
