@@ -167,6 +167,9 @@ pub fn is_plain_absolute_iri(iri: &str) -> bool {
 /// Whether `tail` — empty, or an IRI's `"?" iquery` and/or `"#" ifragment` — is valid there
 /// (RFC 3987). Table-driven for ASCII; allocates nothing.
 pub(crate) fn is_query_and_fragment(tail: &str) -> bool {
+    if tail.is_empty() {
+        return true;
+    }
     let (query, fragment) = match tail.find('#') {
         Some(hash) => (&tail[..hash], &tail[hash + 1..]),
         None => (tail, ""),

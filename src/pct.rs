@@ -148,6 +148,35 @@ pub fn decode(s: &str) -> Result<Cow<'_, str>, PctError> {
         .map_err(|_| PctError::NotUtf8(s.find('%').unwrap_or(0)))
 }
 
+/// `s` with every escape decoded once, when `s` and what it decodes to are printable ASCII
+/// (`' '` to `'~'`); `None` otherwise, or for a malformed escape. Borrowed when `s` has no escape.
+///
+/// ```text
+/// decode_printable("10013%2Fx") == Some("10013/x"); decode_printable("a%0A") == None
+/// ```
+pub(crate) fn decode_printable(s: &str) -> Option<Cow<'_, str>> {
+    let printable = |b: u8| matches!(b, b' '..=b'~');
+    if !s.as_bytes().contains(&b'%') {
+        return s.bytes().all(printable).then_some(Cow::Borrowed(s));
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while let Some(&b) = s.as_bytes().get(i) {
+        let byte = if b == b'%' {
+            i += 3;
+            escape_at(s, i - 3)?
+        } else {
+            i += 1;
+            b
+        };
+        if !printable(byte) {
+            return None;
+        }
+        out.push(char::from(byte));
+    }
+    Some(Cow::Owned(out))
+}
+
 /// The characters `s` decodes to (every escape decoded once), each with the offset in `s` where
 /// its first octet is written; allocates nothing. After an error it ends.
 pub(crate) fn decoded_chars(s: &str) -> impl Iterator<Item = Result<(usize, char), PctError>> {
@@ -219,15 +248,25 @@ fn push_char_escaped(out: &mut String, c: char, case: HexCase) {
 
 /// Appends `%` and the two hex digits of `byte` in `case`.
 pub(crate) fn push_escape(out: &mut String, byte: u8, case: HexCase) {
+    let [percent, high, low] = escape(byte, case);
+    out.push(char::from(percent));
+    out.push(char::from(high));
+    out.push(char::from(low));
+}
+
+/// `%` and the two hex digits of `byte` in `case`, as bytes.
+pub(crate) fn escape(byte: u8, case: HexCase) -> [u8; 3] {
     const UPPER: &[u8; 16] = b"0123456789ABCDEF";
     const LOWER: &[u8; 16] = b"0123456789abcdef";
     let digits = match case {
         HexCase::Upper => UPPER,
         HexCase::Lower => LOWER,
     };
-    out.push('%');
-    out.push(digits[usize::from(byte >> 4)] as char);
-    out.push(digits[usize::from(byte & 15)] as char);
+    [
+        b'%',
+        digits[usize::from(byte >> 4)],
+        digits[usize::from(byte & 15)],
+    ]
 }
 
 /// The concatenation of `pieces`, borrowed from `input` when it equals `input` (checked without

@@ -12,7 +12,7 @@
 //! then split at the first `/`. A DOI name after `doi:` (or given bare) is not a URI and is
 //! never decoded. A DOI is a handle whose naming authority is `10.` followed by digits and dots.
 
-use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
+use super::url_prefix::{HttpAuthority, UrlPrefix, starts_with_ignore_case};
 use super::{Canonical, SchemeAdapter, find_byte};
 use crate::iri::{is_ascii_pchar, is_ipchar};
 use crate::pct::{self, HexCase};
@@ -250,7 +250,7 @@ fn is_prefix_handle(na: &str) -> bool {
 fn check_naming_authority(na: &str, kind: Kind, at: usize) -> Result<(), IdError> {
     let empty_segment = if na.starts_with('.') {
         Some(0)
-    } else if let Some(i) = na.find("..") {
+    } else if let Some(i) = na.as_bytes().windows(2).position(|w| w == b"..") {
         Some(i + 1)
     } else if na.ends_with('.') {
         Some(na.len() - 1)
@@ -278,9 +278,18 @@ fn check_naming_authority(na: &str, kind: Kind, at: usize) -> Result<(), IdError
     Ok(())
 }
 
+/// Whether `s` is printable ASCII (a name the one-pass path can take).
+fn printable(s: &str) -> bool {
+    s.bytes().all(|b| matches!(b, b' '..=b'~'))
+}
+
 /// `(path, tail)`: `s` split before its first `?` or `#`.
 fn split_tail(s: &str) -> (&str, &str) {
-    s.split_at(s.find(['?', '#']).unwrap_or(s.len()))
+    s.split_at(
+        s.bytes()
+            .position(|b| matches!(b, b'?' | b'#'))
+            .unwrap_or(s.len()),
+    )
 }
 
 /// A DOI name as written after `doi:` or given bare: nothing decoded; `base` is its offset.
@@ -315,13 +324,19 @@ const PATH_FORMS: [(&str, bool, bool); 6] = [
     ("urn:doi:", true, true),
 ];
 
-/// The spellings of a DOI that [`HandleAdapter::plain_doi`] reads besides `doi:` (in any case).
-const PLAIN_DOI_PREFIXES: [&str; 4] = [
-    "https://doi.org/",
-    "http://doi.org/",
-    "http://dx.doi.org/",
-    "https://dx.doi.org/",
-];
+/// Where the handle of a claimed IRI starts (the rest of the IRI, its offset) and how it is
+/// written.
+type Located<'a> = (&'a str, usize, Encoding);
+
+/// How the handle after a claimed IRI's prefix is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    /// A DOI name after `doi:`: not a URI path, nothing decoded.
+    DoiName,
+    /// A URI path, decoded once (see [`PATH_FORMS`]); under a proxy or resolver neither flag is
+    /// set.
+    Path { doi_only: bool, urn: bool },
+}
 
 /// Canonicalizes Handles and DOIs in every encoding.
 #[derive(Debug, Clone, Default)]
@@ -360,30 +375,61 @@ impl HandleAdapter {
     /// The resolver prefix `iri` starts with: the rest and its offset. A path under the proxies'
     /// `api/` (their REST API: `/api/handles/NA/local` is the handle's record) is not a handle.
     fn strip_resolver<'a>(&self, iri: &'a str) -> Option<(&'a str, usize)> {
+        let at = HttpAuthority::of(iri)?;
         PROXIES
             .iter()
-            .find_map(|p| p.strip(iri))
+            .find_map(|p| p.strip_at(iri, at))
             .filter(|(rest, _)| !rest.starts_with("api/"))
-            .or_else(|| self.resolvers.iter().find_map(|p| p.strip(iri)))
+            .or_else(|| self.resolvers.iter().find_map(|p| p.strip_at(iri, at)))
+    }
+
+    /// Where the handle of `iri` starts (the rest, its offset) and how it is written, when this
+    /// adapter claims `iri`.
+    fn locate<'a>(&self, iri: &'a str) -> Option<Located<'a>> {
+        if starts_with_ignore_case(iri, "doi:") {
+            return Some((&iri[4..], 4, Encoding::DoiName));
+        }
+        PATH_FORMS
+            .iter()
+            .find(|(prefix, ..)| starts_with_ignore_case(iri, prefix))
+            .map(|&(prefix, doi_only, urn)| {
+                let path = Encoding::Path { doi_only, urn };
+                (&iri[prefix.len()..], prefix.len(), path)
+            })
+            .or_else(|| {
+                let (rest, base) = self.strip_resolver(iri)?;
+                let path = Encoding::Path {
+                    doi_only: false,
+                    urn: false,
+                };
+                Some((rest, base, path))
+            })
     }
 
     /// Reads a claimed IRI: the handle, and the query and fragment to keep after it.
     fn read<'a>(&self, iri: &'a str) -> Result<(Handle<'a>, &'a str), IdError> {
-        if starts_with_ignore_case(iri, "doi:") {
-            return Ok((doi_name(&iri[4..], 4)?, ""));
+        let located = self.locate(iri);
+        if let Some((name, base, Encoding::DoiName)) = located {
+            return Ok((doi_name(name, base)?, ""));
         }
         if !crate::iri::is_plain_absolute_iri(iri) {
             crate::iri::validate(iri).map_err(|e| e.with_kind(Kind::Handle))?;
         }
-        let (rest, base, doi_only, urn_form) = PATH_FORMS
-            .iter()
-            .find(|(prefix, ..)| starts_with_ignore_case(iri, prefix))
-            .map(|&(prefix, doi_only, colon)| (&iri[prefix.len()..], prefix.len(), doi_only, colon))
-            .or_else(|| {
-                self.strip_resolver(iri)
-                    .map(|(rest, base)| (rest, base, false, false))
-            })
-            .ok_or_else(|| IdError::new(Kind::Handle, Rule::Grammar("not a handle URI"), 0))?;
+        let Some((
+            rest,
+            base,
+            Encoding::Path {
+                doi_only,
+                urn: urn_form,
+            },
+        )) = located
+        else {
+            return Err(IdError::new(
+                Kind::Handle,
+                Rule::Grammar("not a handle URI"),
+                0,
+            ));
+        };
         let (path, tail) = split_tail(rest);
         let decoded = pct::decode(path).map_err(|e| e.at(Kind::Handle, base))?;
         let separator = match (decoded.find(':'), decoded.find('/')) {
@@ -477,49 +523,110 @@ impl HandleAdapter {
         valid.then_some(kind)
     }
 
-    /// The canonical form of a DOI in one of its common spellings (`doi:`, the doi.org proxies
-    /// with scheme and host in lower case) when it is plain ASCII: see [`Self::plain_doi_name`].
-    /// A proxy URL's path must hold only characters kept as they are (no escape to decode, no
-    /// query or fragment). `None` for anything else: the full read decides, errors included.
-    fn plain_doi<'a>(&self, iri: &str) -> Option<Canonical<'a>> {
-        if let Some(name) = PLAIN_DOI_PREFIXES
-            .iter()
-            .find_map(|prefix| iri.strip_prefix(prefix))
-        {
-            let kept = name.bytes().all(|b| b == b'/' || is_ascii_pchar(b));
-            return kept.then(|| self.plain_doi_name(name)).flatten();
-        }
-        starts_with_ignore_case(iri, "doi:")
-            .then(|| self.plain_doi_name(&iri[4..]))
-            .flatten()
-    }
-
-    /// The canonical form of a DOI name as written after `doi:` or given bare (nothing decoded)
-    /// whose local name is printable ASCII, built in one pass: the proxy prefix, then the name in
-    /// lower case with every character the proxy form does not keep escaped. `None` when the
-    /// name is anything else or when the policy writes DOIs in another form.
-    fn plain_doi_name<'a>(&self, name: &str) -> Option<Canonical<'a>> {
-        if self.doi_form != DoiForm::Https {
+    /// The canonical form of a claimed IRI whose handle, decoded, is printable ASCII, built in
+    /// one pass (see [`Self::plain_name`]); the input is checked to be an IRI on the way (its
+    /// path by the `pchar` table, its query and fragment as [`crate::iri`] reads them).
+    /// `None` for anything else — the URN forms, escapes of other bytes, any error: the full
+    /// read decides.
+    fn plain<'a>(&self, iri: &'a str, (rest, _, encoding): Located<'a>) -> Option<Canonical<'a>> {
+        let Encoding::Path { doi_only, urn } = encoding else {
+            return printable(rest)
+                .then(|| self.plain_name(iri, rest, true, ""))
+                .flatten();
+        };
+        let (path, tail) = split_tail(rest);
+        // Under `hdl://` the IRI has an authority: the general table-driven check reads it.
+        let iri_ok = if starts_with_ignore_case(iri, "hdl://") {
+            crate::iri::is_plain_absolute_iri(iri)
+        } else {
+            path.bytes()
+                .all(|b| b == b'/' || b == b'%' || is_ascii_pchar(b))
+                && crate::iri::is_query_and_fragment(tail)
+        };
+        if urn || !iri_ok {
             return None;
         }
-        let (na, local) = name.split_at(find_byte(name, b'/')?);
-        let plain = is_doi_prefix(na)
-            && check_naming_authority(na, Kind::Doi, 0).is_ok()
-            && local.len() > 1
-            && local.bytes().all(|b| matches!(b, b' '..=b'~'));
+        let name = pct::decode_printable(path)?;
+        self.plain_name(iri, &name, doi_only, tail)
+    }
+
+    /// The canonical form of a printable-ASCII handle `name` (decoded) followed by `tail`, for
+    /// `input`: the form's prefix, the naming authority case-folded, `/`, the local name (in
+    /// lower case for a DOI), every character the form does not keep escaped. `None` when it is
+    /// not a plain handle (empty parts, a naming authority segment empty, the handle of a
+    /// prefix, not a DOI where only DOIs may be): the full read decides.
+    fn plain_name<'a>(
+        &self,
+        input: &'a str,
+        name: &str,
+        doi_only: bool,
+        tail: &str,
+    ) -> Option<Canonical<'a>> {
+        let slash = find_byte(name, b'/')?;
+        let (na, local) = (&name[..slash], &name[slash + 1..]);
+        let kind = if is_doi_prefix(na) {
+            Kind::Doi
+        } else {
+            Kind::Handle
+        };
+        let plain = (!doi_only || kind == Kind::Doi)
+            && !na.is_empty()
+            && !local.is_empty()
+            && !is_prefix_handle(na)
+            && check_naming_authority(na, kind, 0).is_ok();
         if !plain {
             return None;
         }
-        let mut canonical = String::with_capacity(DOI_PROXY.len() + name.len() + 8);
-        canonical.push_str(DOI_PROXY);
-        for b in name.bytes().map(|b| b.to_ascii_lowercase()) {
-            if b == b'/' || is_ascii_pchar(b) {
-                canonical.push(char::from(b));
+        let form = Form::of(kind, self.handle_form, self.doi_form);
+        let (prefix, _) = form.prefix_and_local_chars();
+        let slash_kept = form != Form::Hdl;
+        // Bytes, not a `String`: ASCII is pushed without a UTF-8 length test each.
+        let mut out = Vec::with_capacity(prefix.len() + name.len() + tail.len() + 8);
+        out.extend_from_slice(prefix.as_bytes());
+        let mut push = |b: u8, kept: bool| {
+            if kept {
+                out.push(b);
             } else {
-                pct::push_escape(&mut canonical, b, HexCase::Upper);
+                out.extend_from_slice(&pct::escape(b, HexCase::Upper));
             }
+        };
+        for b in na.bytes() {
+            let b = match kind {
+                Kind::Doi => b.to_ascii_lowercase(),
+                _ => b.to_ascii_uppercase(),
+            };
+            push(b, is_ascii_pchar(b));
         }
-        Some(Canonical::new(Cow::Owned(canonical), Kind::Doi))
+        push(b'/', true);
+        for b in local.bytes() {
+            let b = match kind {
+                Kind::Doi => b.to_ascii_lowercase(),
+                _ => b,
+            };
+            push(b, is_ascii_pchar(b) || slash_kept && b == b'/');
+        }
+        out.extend_from_slice(tail.as_bytes());
+        let iri = if out == input.as_bytes() {
+            Cow::Borrowed(input)
+        } else {
+            Cow::Owned(String::from_utf8(out).ok()?)
+        };
+        Some(Canonical::new(iri, kind))
+    }
+
+    /// The canonical form of a claimed IRI by the one-pass paths: already canonical (borrowed),
+    /// or plain ASCII built from checked parts. `None` when neither applies.
+    fn one_pass<'a>(&self, iri: &'a str, at: Located<'a>) -> Option<Canonical<'a>> {
+        match self.kind_if_canonical(iri) {
+            Some(kind) => Some(Canonical::new(Cow::Borrowed(iri), kind)),
+            None => self.plain(iri, at),
+        }
+    }
+
+    /// The canonical form of a claimed IRI by the full read.
+    fn read_in_full<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
+        let (handle, tail) = self.read(iri)?;
+        Ok(self.canonical(iri, &handle, tail))
     }
 
     fn canonical<'a>(&self, input: &'a str, handle: &Handle<'_>, tail: &str) -> Canonical<'a> {
@@ -546,30 +653,38 @@ impl SchemeAdapter for HandleAdapter {
     }
 
     fn claims(&self, iri: &str) -> bool {
-        starts_with_ignore_case(iri, "doi:")
-            || PATH_FORMS
-                .iter()
-                .any(|(prefix, ..)| starts_with_ignore_case(iri, prefix))
-            || self.strip_resolver(iri).is_some()
+        self.locate(iri).is_some()
     }
 
     fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
-        if let Some(kind) = self.kind_if_canonical(iri) {
-            return Ok(Canonical::new(Cow::Borrowed(iri), kind));
+        match self.locate(iri).and_then(|at| self.one_pass(iri, at)) {
+            Some(canonical) => Ok(canonical),
+            None => self.read_in_full(iri),
         }
-        if let Some(canonical) = self.plain_doi(iri) {
-            return Ok(canonical);
-        }
-        let (handle, tail) = self.read(iri)?;
-        Ok(self.canonical(iri, &handle, tail))
+    }
+
+    fn claim_valid<'a>(
+        &self,
+        iri: &'a str,
+        _: super::sealed::Sealed,
+    ) -> Option<Result<Canonical<'a>, IdError>> {
+        let at = self.locate(iri)?;
+        Some(match self.one_pass(iri, at) {
+            Some(canonical) => Ok(canonical),
+            None => super::checked(self.read_in_full(iri)),
+        })
     }
 
     /// A bare handle `NA/local` (`--scheme handle`) or DOI name (`--scheme doi`), not decoded.
     fn canonicalize_bare<'a>(&self, name: &str, id: &'a str) -> Result<Canonical<'a>, IdError> {
-        let handle = if name == "doi" {
-            if let Some(canonical) = self.plain_doi_name(id) {
-                return Ok(canonical);
-            }
+        let doi = name == "doi";
+        if let Some(canonical) = printable(id)
+            .then(|| self.plain_name(id, id, doi, ""))
+            .flatten()
+        {
+            return Ok(canonical);
+        }
+        let handle = if doi {
             doi_name(id, 0)?
         } else {
             Handle::parse(id)?
@@ -639,85 +754,157 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_plain_doi_path_agrees_with_reading_in_full() {
-        let adapter = HandleAdapter::default();
-        let mut taken = 0;
-        for prefix in PLAIN_DOI_PREFIXES.iter().chain(&["doi:", "DOI:", "Doi:"]) {
-            for name in [
-                "10.1371/JOURNAL.PONE.0042793",
-                "10.1038/nphys1170",
-                "10.5281/zenodo.1234567",
-                "10.1000.10/a/b/C",
-                "10.1000/a:b@c!$&'()*+,;=-._~",
-                "10.1000/a%2Fb",
-                "10.1000/a%41",
-                "10.1000/a?q#f",
-                "10.1000/a b",
-                "10.1000/M\u{fc}ller",
-                "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI3>3.0.CO;2-0",
-                "10.1000/",
-                "10.1000",
-                "10../x",
-                "10.1000./x",
-                "10.a/x",
-                "11.1000/x",
-                "api/handles/10.1000/x",
-            ] {
-                let iri = format!("{prefix}{name}");
-                let full = adapter
-                    .read(&iri)
-                    .map(|(h, tail)| adapter.canonical(&iri, &h, tail));
-                match adapter.plain_doi(&iri) {
-                    Some(plain) => {
-                        taken += 1;
-                        assert_eq!(Ok(plain), full, "{iri}");
-                    }
-                    None => assert!(
-                        full.is_err()
-                            || full.is_ok_and(|c| c.kind != Kind::Doi)
-                            || !name.bytes().all(|b| b == b'/' || is_ascii_pchar(b)),
-                        "{iri}: a plain DOI, but the fast path missed it"
-                    ),
-                }
-            }
-        }
-        for name in [
-            "10.1000/A b<c>%2F?#",
-            "10.1000/x",
-            "10.1000/",
-            "10.a/x",
-            "10.1000/\u{fc}",
-        ] {
-            let full = doi_name(name, 0).map(|h| adapter.canonical(name, &h, ""));
-            match adapter.plain_doi_name(name) {
-                Some(plain) => {
-                    taken += 1;
-                    assert_eq!(Ok(plain), full, "{name}");
-                }
-                None => assert!(full.is_err() || !name.is_ascii(), "{name}"),
-            }
-        }
-        assert!(taken >= 50, "the plain DOI path took only {taken}");
-        let hdl = HandleAdapter::new(&Policy {
-            doi_form: DoiForm::Hdl,
-            ..Policy::default()
-        })
-        .expect("no resolvers");
-        assert_eq!(hdl.plain_doi("doi:10.1000/X"), None);
-    }
-
-    #[test]
-    fn the_fast_path_agrees_with_reading_in_full() {
-        let mut accepted = 0;
-        for policy in [
+    /// The default policy, and one that writes handles and DOIs in their other forms.
+    fn both_forms() -> [Policy; 2] {
+        [
             Policy::default(),
             Policy {
                 handle_form: HandleForm::Https,
                 doi_form: DoiForm::Hdl,
                 ..Policy::default()
             },
-        ] {
+        ]
+    }
+
+    #[test]
+    fn the_one_pass_path_agrees_with_reading_in_full() {
+        let mut taken = 0;
+        for policy in both_forms() {
+            let adapter = HandleAdapter::new(&Policy {
+                handle_resolvers: vec!["https://repo.example.edu/handle/".into()],
+                ..policy
+            })
+            .expect("a valid resolver");
+            for prefix in [
+                "https://doi.org/",
+                "http://doi.org/",
+                "http://dx.doi.org/",
+                "https://dx.doi.org/",
+                "HTTPS://DOI.ORG:443/",
+                "https://hdl.handle.net/",
+                "http://hdl.handle.net:80/",
+                "https://repo.example.edu/handle/",
+                "doi:",
+                "DOI:",
+                "Doi:",
+                "hdl:",
+                "HDL:",
+                "hdl://",
+                "info:hdl/",
+                "info:doi/",
+                "urn:hdl:",
+                "urn:doi:",
+            ] {
+                for name in [
+                    "10.1371/JOURNAL.PONE.0042793",
+                    "10.1038/nphys1170",
+                    "10.1000.10/a/b/C",
+                    "10.1000/a:b@c!$&'()*+,;=-._~",
+                    "10.1000/a%2Fb",
+                    "10.1000/a%41",
+                    "10.1000/a%25",
+                    "10.1000/a%0A",
+                    "10.1000/a%zz",
+                    "10.1000/a?q#f",
+                    "10.1000/a?q#f#g",
+                    "10.1000/a b",
+                    "10.1000/M\u{fc}ller",
+                    "10.1000/M%C3%BCller",
+                    "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI3>3.0.CO;2-0",
+                    "10.1000/",
+                    "10.1000",
+                    "10../x",
+                    "10.1000./x",
+                    "10.a/x",
+                    "11.1000/x",
+                    "api/handles/10.1000/x",
+                    "10013/epic.10033",
+                    "10013%2Fepic.10033",
+                    "10013%2fEpic%2F10033",
+                    "21.t11148/AbC",
+                    "0.na/20.abc",
+                    "a:b/c",
+                    "hdl:10013/x",
+                    "a%2Fb/c",
+                    "10013/x?%41#%7e",
+                    "10013/x?a b",
+                    "/x",
+                ] {
+                    let iri = format!("{prefix}{name}");
+                    let full = adapter
+                        .read(&iri)
+                        .map(|(h, tail)| adapter.canonical(&iri, &h, tail));
+                    let plain = adapter.locate(&iri).and_then(|at| adapter.plain(&iri, at));
+                    if let Some(plain) = plain {
+                        taken += 1;
+                        assert_eq!(Ok(plain), full, "{iri}");
+                    }
+                }
+            }
+            for (scheme, name) in [
+                ("doi", "10.1000/A b<c>%2F?#"),
+                ("doi", "10.1000/x"),
+                ("doi", "10.1000/"),
+                ("doi", "10.a/x"),
+                ("doi", "10013/x"),
+                ("handle", "10013/x"),
+                ("handle", "10.1000/X"),
+                ("handle", "abc/d e"),
+            ] {
+                let full = if scheme == "doi" {
+                    doi_name(name, 0)
+                } else {
+                    Handle::parse(name)
+                };
+                let full = full.map(|h| adapter.canonical(name, &h, ""));
+                if let Some(plain) = adapter.plain_name(name, name, scheme == "doi", "") {
+                    taken += 1;
+                    assert_eq!(Ok(plain), full, "{name}");
+                }
+            }
+        }
+        assert!(taken >= 300, "the one-pass path took only {taken}");
+    }
+
+    /// The one-pass path against the full read on every input of the fuzz corpora that reach
+    /// this adapter, under several prefixes.
+    #[test]
+    fn the_one_pass_path_agrees_on_the_fuzz_corpora() {
+        let adapter = HandleAdapter::default();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+        let mut taken = 0;
+        for target in ["handle", "doi", "registry"] {
+            for entry in std::fs::read_dir(root.join(target)).expect("a corpus") {
+                let bytes = std::fs::read(entry.expect("an entry").path()).expect("a file");
+                let Ok(input) = std::str::from_utf8(&bytes) else {
+                    continue;
+                };
+                for prefix in [
+                    "",
+                    "hdl:",
+                    "doi:",
+                    "https://doi.org/",
+                    "HTTP://hdl.handle.net/",
+                ] {
+                    let iri = format!("{prefix}{input}");
+                    let Some(at) = adapter.locate(&iri) else {
+                        continue;
+                    };
+                    if let Some(plain) = adapter.plain(&iri, at) {
+                        taken += 1;
+                        let full = adapter.read_in_full(&iri);
+                        assert_eq!(Ok(plain), full, "{iri:?}");
+                    }
+                }
+            }
+        }
+        assert!(taken > 500, "the one-pass path took only {taken}");
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_reading_in_full() {
+        let mut accepted = 0;
+        for policy in both_forms() {
             let adapter = HandleAdapter::new(&policy).expect("no resolvers");
             for iri in [
                 "hdl:10013/x",

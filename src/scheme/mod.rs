@@ -94,7 +94,24 @@ pub trait SchemeAdapter: Send + Sync {
         let _ = name;
         self.canonicalize(id)
     }
+
+    /// `Some` canonical form, checked to be an IRI, when this adapter claims `iri`: what the
+    /// registry asks. A built-in adapter overrides it to find where the identifier is only once
+    /// and to skip the check of forms it built from parts already checked; no other adapter can
+    /// (the [`Sealed`] argument cannot be named outside this crate).
+    #[doc(hidden)]
+    fn claim_valid<'a>(&self, iri: &'a str, _: Sealed) -> Option<Result<Canonical<'a>, IdError>> {
+        self.claims(iri).then(|| checked(self.canonicalize(iri)))
+    }
 }
+
+mod sealed {
+    /// The argument that keeps [`SchemeAdapter::claim_valid`](super::SchemeAdapter::claim_valid)
+    /// this crate's own: public, but in a private module, so no other crate can name it.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Sealed(pub(super) ());
+}
+use sealed::Sealed;
 
 /// The adapters, dispatched by URI scheme.
 ///
@@ -112,8 +129,8 @@ pub trait SchemeAdapter: Send + Sync {
 pub struct Registry {
     adapters: Vec<Box<dyn SchemeAdapter>>,
     /// Route (`scheme` or `scheme://host`, in lower case) → indices into `adapters`, in
-    /// registration order.
-    routes: Vec<(String, Vec<usize>)>,
+    /// registration order; each with its [`route_signature`], compared first.
+    routes: Vec<(u32, String, Vec<usize>)>,
 }
 
 impl Default for Registry {
@@ -179,9 +196,11 @@ impl Registry {
         let index = self.adapters.len();
         for route in adapter.routes() {
             let route = route.to_ascii_lowercase();
-            match self.routes.iter_mut().find(|(r, _)| *r == route) {
-                Some((_, indices)) => indices.push(index),
-                None => self.routes.push((route, vec![index])),
+            match self.routes.iter_mut().find(|(_, r, _)| *r == route) {
+                Some((_, _, indices)) => indices.push(index),
+                None => self
+                    .routes
+                    .push((route_signature(route.as_bytes()), route, vec![index])),
             }
         }
         self.adapters.push(Box::new(adapter));
@@ -191,30 +210,29 @@ impl Registry {
     /// The adapter that claims `iri`, if any.
     #[must_use]
     pub fn adapter_for(&self, iri: &str) -> Option<&dyn SchemeAdapter> {
-        let scheme = scheme_of(iri)?;
-        let route = if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
-            let host = url_prefix::host_of(&iri[scheme.len() + 1..])?;
-            &iri[..scheme.len() + 3 + host.len()]
-        } else {
-            scheme
-        };
-        // Compared in lower case, from a copy on the stack when it fits.
-        let mut buffer = [0u8; 256];
-        let (_, indices) = match buffer.get_mut(..route.len()) {
-            Some(lowered) => {
-                lowered.copy_from_slice(route.as_bytes());
-                lowered.make_ascii_lowercase();
-                self.routes.iter().find(|(r, _)| r.as_bytes() == &*lowered)
-            }
-            None => self
-                .routes
-                .iter()
-                .find(|(r, _)| r.eq_ignore_ascii_case(route)),
-        }?;
-        indices
+        self.route_of(iri)?
             .iter()
             .map(|&i| self.adapters[i].as_ref())
             .find(|a| a.claims(iri))
+    }
+
+    /// The indices of the adapters of `iri`'s route: its scheme, or for an `http`/`https` URL
+    /// its scheme and host, compared in any case without copying.
+    fn route_of(&self, iri: &str) -> Option<&[usize]> {
+        let scheme = scheme_of(iri)?;
+        let http = url_prefix::eq_lowercase(scheme.as_bytes(), b"http")
+            || url_prefix::eq_lowercase(scheme.as_bytes(), b"https");
+        let route = if http {
+            let host = url_prefix::host_of(&iri[scheme.len() + 1..])?;
+            &iri.as_bytes()[..scheme.len() + 3 + host.len()]
+        } else {
+            scheme.as_bytes()
+        };
+        let signature = route_signature(route);
+        self.routes
+            .iter()
+            .find(|(s, r, _)| *s == signature && url_prefix::eq_lowercase(route, r.as_bytes()))
+            .map(|(_, _, indices)| indices.as_slice())
     }
 
     /// The adapter that `--scheme name` selects.
@@ -261,8 +279,9 @@ impl Registry {
     /// Canonicalizes `iri` if an adapter claims it; `None` when none does (the IRI is then not
     /// validated again: for IRIs a parser has already checked, as in a graph rewrite).
     pub fn canonicalize_claimed<'a>(&self, iri: &'a str) -> Option<Result<Canonical<'a>, IdError>> {
-        self.adapter_for(iri)
-            .map(|adapter| checked(adapter.canonicalize(iri)))
+        self.route_of(iri)?
+            .iter()
+            .find_map(|&i| self.adapters[i].claim_valid(iri, Sealed(())))
     }
 
     /// Canonicalizes `iri` by `adapter` (one of this registry's, from [`adapter_for`](Self::adapter_for)),
@@ -272,7 +291,9 @@ impl Registry {
         adapter: &dyn SchemeAdapter,
         iri: &'a str,
     ) -> Result<Canonical<'a>, IdError> {
-        checked(adapter.canonicalize(iri))
+        adapter
+            .claim_valid(iri, Sealed(()))
+            .unwrap_or_else(|| checked(adapter.canonicalize(iri)))
     }
 
     /// Canonicalizes an input that the caller says is of scheme `name` (`--scheme`): the scheme's
@@ -296,14 +317,29 @@ impl Registry {
     /// `scheme://host` prefixes, each once, in registration order. An IRI that starts with none
     /// of them (case-insensitively, a scheme followed by `:`) is claimed by no adapter.
     pub fn routes(&self) -> impl Iterator<Item = &str> {
-        self.routes.iter().map(|(route, _)| route.as_str())
+        self.routes.iter().map(|(_, route, _)| route.as_str())
     }
+}
+
+/// A route's length and its first and last bytes in lower case: most routes that differ differ
+/// there, so one comparison of two `u32`s rejects them.
+fn route_signature(route: &[u8]) -> u32 {
+    let lower = |b: Option<&u8>| u32::from(b.map_or(0, u8::to_ascii_lowercase));
+    (route.len() as u32) << 16 | lower(route.first()) << 8 | lower(route.last())
 }
 
 /// `s.find(byte)` for an ASCII byte, as a plain loop: faster than `str::find` (which sets up a
 /// `memchr`) on the short parts identifiers are made of.
 pub(crate) fn find_byte(s: &str, byte: u8) -> Option<usize> {
     s.bytes().position(|b| b == byte)
+}
+
+/// `s.strip_prefix(prefix)` by a plain loop: no `memcmp` call for the short prefixes of
+/// identifiers.
+pub(crate) fn strip_prefix_bytes<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.as_bytes().get(..prefix.len())?;
+    let same = head.iter().zip(prefix.as_bytes()).all(|(a, b)| a == b);
+    same.then(|| &s[prefix.len()..])
 }
 
 /// `s.split_once(byte)` for an ASCII byte, as [`find_byte`].
@@ -318,7 +354,7 @@ pub(crate) fn split_byte(s: &str, byte: u8) -> impl Iterator<Item = &str> {
 
 /// Every canonical form an adapter builds must be an IRI; one that is not is reported, not written.
 /// The common shape is recognized by a table-driven scan; anything else gets the full parse.
-fn checked(result: Result<Canonical<'_>, IdError>) -> Result<Canonical<'_>, IdError> {
+pub(crate) fn checked(result: Result<Canonical<'_>, IdError>) -> Result<Canonical<'_>, IdError> {
     let canonical = result?;
     if let Cow::Owned(iri) = &canonical.iri
         && !crate::iri::is_plain_absolute_iri(iri)

@@ -59,7 +59,8 @@ impl UrlPrefix {
             return Err(UrlPrefixError::NoHost);
         }
         let authority = authority.to_ascii_lowercase();
-        let authority = strip_default_port(&authority, scheme).unwrap_or(&authority);
+        let https = scheme.eq_ignore_ascii_case("https");
+        let authority = strip_default_port(&authority, https).unwrap_or(&authority);
         let path = if path.ends_with('/') {
             path.to_owned()
         } else {
@@ -81,43 +82,50 @@ impl UrlPrefix {
     ///
     /// Returns the rest and the offset where it starts.
     pub(crate) fn strip<'a>(&self, iri: &'a str) -> Option<(&'a str, usize)> {
-        // The usual spelling first: scheme and host in lower case, no port.
-        let exact = ["https://", "http://"].into_iter().find_map(|scheme| {
-            iri.strip_prefix(scheme)?
-                .strip_prefix(self.authority.as_ref())?
-                .strip_prefix(self.path.as_ref())
-        });
-        if let Some(rest) = exact {
-            return Some((rest, iri.len() - rest.len()));
+        self.strip_at(iri, HttpAuthority::of(iri)?)
+    }
+
+    /// [`strip`](Self::strip) for an `iri` whose authority was already found: one scan of the
+    /// URL serves every prefix it is matched against.
+    pub(crate) fn strip_at<'a>(&self, iri: &'a str, at: HttpAuthority) -> Option<(&'a str, usize)> {
+        let authority = &iri.as_bytes()[at.start..at.start + at.len];
+        if !eq_lowercase(authority, self.authority.as_bytes()) {
+            return None;
         }
-        let scheme_len = if starts_with_ignore_case(iri, "http://") {
-            4
+        let rest = super::strip_prefix_bytes(&iri[at.end..], &self.path)?;
+        Some((rest, iri.len() - rest.len()))
+    }
+}
+
+/// Where the authority of an `http`/`https` URL is, without its default port (`:80` for `http`,
+/// `:443` for `https`); scheme in any case.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HttpAuthority {
+    /// Offset of the authority.
+    start: usize,
+    /// Its length without the default port.
+    len: usize,
+    /// Where it ends (at the first `/`, `?` or `#` after it, or the end of the URL).
+    end: usize,
+}
+
+impl HttpAuthority {
+    /// The authority of `iri` if it is an `http://` or `https://` URL.
+    pub(crate) fn of(iri: &str) -> Option<Self> {
+        let start = if starts_with_ignore_case(iri, "http://") {
+            7
         } else if starts_with_ignore_case(iri, "https://") {
-            5
+            8
         } else {
             return None;
         };
-        let after_scheme = scheme_len + 3;
-        // Most IRIs are on other hosts: reject on the first letter before finding the authority.
-        let first = self.authority.as_bytes().first()?;
-        if !iri
-            .as_bytes()
-            .get(after_scheme)?
-            .eq_ignore_ascii_case(first)
-        {
-            return None;
-        }
-        let authority_end = iri.as_bytes()[after_scheme..]
+        let end = iri.as_bytes()[start..]
             .iter()
             .position(|b| matches!(b, b'/' | b'?' | b'#'))
-            .map_or(iri.len(), |i| after_scheme + i);
-        let authority = &iri[after_scheme..authority_end];
-        let authority = strip_default_port(authority, &iri[..scheme_len]).unwrap_or(authority);
-        if !authority.eq_ignore_ascii_case(&self.authority) {
-            return None;
-        }
-        let rest = iri[authority_end..].strip_prefix(self.path.as_ref())?;
-        Some((rest, iri.len() - rest.len()))
+            .map_or(iri.len(), |i| start + i);
+        let authority = &iri[start..end];
+        let len = strip_default_port(authority, start == 8).map_or(authority.len(), str::len);
+        Some(Self { start, len, end })
     }
 }
 
@@ -136,20 +144,25 @@ pub(crate) fn host_of(hier: &str) -> Option<&str> {
 }
 
 /// `authority` without `:80` (for `http`) or `:443` (for `https`).
-fn strip_default_port<'a>(authority: &'a str, scheme: &str) -> Option<&'a str> {
-    let port = if scheme.eq_ignore_ascii_case("http") {
-        ":80"
-    } else {
-        ":443"
-    };
-    authority.strip_suffix(port)
+fn strip_default_port(authority: &str, https: bool) -> Option<&str> {
+    authority.strip_suffix(if https { ":443" } else { ":80" })
 }
 
-/// Whether `s` starts with `prefix`, ignoring ASCII case.
+/// Whether `s` starts with `prefix`, ignoring ASCII case; `prefix` is in lower case.
 pub(crate) fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
     s.as_bytes()
         .get(..prefix.len())
-        .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
+        .is_some_and(|head| eq_lowercase(head, prefix.as_bytes()))
+}
+
+/// `a.eq_ignore_ascii_case(lower)` for a `lower` in lower case: one fold, no branch a byte.
+pub(crate) fn eq_lowercase(a: &[u8], lower: &[u8]) -> bool {
+    debug_assert!(!lower.iter().any(u8::is_ascii_uppercase), "{lower:?}");
+    a.len() == lower.len()
+        && a.iter()
+            .zip(lower)
+            .fold(0, |differ, (&x, &y)| differ | (x.to_ascii_lowercase() ^ y))
+            == 0
 }
 
 #[cfg(test)]
