@@ -4,6 +4,7 @@
 //! serializes them; with more than one thread the worker and the sink run on a second thread
 //! while the session reads.
 
+mod lines;
 mod parallel;
 mod reader;
 mod sink;
@@ -32,11 +33,11 @@ pub(crate) struct GraphOutput<W: Write> {
 }
 
 impl<W: Write> GraphOutput<W> {
-    pub(crate) fn new(_rewriter: &Rewriter, writer: BufWriter<W>) -> Self {
+    pub(crate) fn new(rewriter: &Rewriter, writer: BufWriter<W>) -> Self {
         let shared = SharedBuffer::default();
         Self {
             writer,
-            sink: Some(GraphSink::new(shared.clone())),
+            sink: Some(GraphSink::new(rewriter, shared.clone())),
             shared,
             declared: false,
         }
