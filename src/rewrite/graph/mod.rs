@@ -4,6 +4,7 @@
 //! serializes them; with more than one thread the worker and the sink run on a second thread
 //! while the session reads.
 
+mod lines;
 mod parallel;
 mod reader;
 mod sink;
@@ -15,7 +16,7 @@ use super::events::Found;
 use super::session::{Output, Session};
 use super::threads::spawn_worker;
 use super::{RewriteError, Rewriter};
-use reader::{Declarations, Item, Reader, Span};
+use reader::{Declarations, Item, Premap, Reader, Span};
 use sink::{GraphSink, SharedBuffer};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
@@ -32,11 +33,11 @@ pub(crate) struct GraphOutput<W: Write> {
 }
 
 impl<W: Write> GraphOutput<W> {
-    pub(crate) fn new(_rewriter: &Rewriter, writer: BufWriter<W>) -> Self {
+    pub(crate) fn new(rewriter: &Rewriter, writer: BufWriter<W>) -> Self {
         let shared = SharedBuffer::default();
         Self {
             writer,
-            sink: Some(GraphSink::new(shared.clone())),
+            sink: Some(GraphSink::new(rewriter, shared.clone())),
             shared,
             declared: false,
         }
@@ -73,12 +74,23 @@ pub(crate) fn rewrite<W: Write>(
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
     let base_iri = base_iri.or(rewriter.base_iri.as_deref());
-    let reader = Reader::new(
+    let mut reader = Reader::new(
         rewriter.input_format,
         base_iri,
         rewriter.strict_rdfxml,
         rewriter.threads,
     );
+    if rewriter.threads > 1 && rewriter.literals.is_none() {
+        // Identifier literals are recognized with hints from the statements around them in a
+        // batch: those are canonicalized in batches of their own.
+        let declared = graph_output(session).declared;
+        reader = reader.premapped(Premap {
+            rewriter,
+            needs: session.needs(),
+            input: session.inputs,
+            declared: declared.then(Declarations::default),
+        });
+    }
     let mut worker = GraphWorker::new(rewriter, session.needs(), session.inputs);
     let mut batch = GraphBatch::default();
     let Some(mut sink) = graph_output(session).sink.take() else {
@@ -168,6 +180,23 @@ fn take<W: Write>(
             }
             batch.push(quad, span);
             Ok(batch.quads.len() >= GraphBatch::size(session.rewriter.threads))
+        }
+        Item::Mapped(mut mapped) => {
+            // Parsed in pieces, handed on before the rest of the input is read statement by
+            // statement: the batch being filled is empty.
+            debug_assert!(batch.quads.is_empty());
+            let read = mapped.premapped.as_ref().map_or(0, |p| p.read);
+            if read == 0 {
+                // Declarations and comments: nothing to write (the serializer is made with
+                // the declarations before the first statement).
+                return Ok(false);
+            }
+            session.report.statements_read += read;
+            if std::mem::replace(&mut graph_output(session).declared, true) {
+                mapped.declarations = None;
+            }
+            *batch = *mapped;
+            Ok(true)
         }
         Item::SyntaxError(error) => session.syntax_error(error, span.text).map(|_| false),
         Item::Warning(location, message) => {

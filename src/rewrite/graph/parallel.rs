@@ -17,8 +17,8 @@
 //! Memory stays bounded: at most two pieces per thread are in flight, each about [`PIECE`]
 //! bytes (a piece ends at the first statement end after that size).
 
-use super::reader::{Declarations, Ended, Item, LineParser, Resume, Span, read_lines};
-use super::worker::GraphBatch;
+use super::reader::{Declarations, Ended, Item, LineParser, Premap, Resume, Span, read_lines};
+use super::worker::{GraphBatch, GraphWorker};
 use crate::rewrite::RewriteError;
 use crate::rewrite::threads::spawn_worker;
 use oxrdfio::RdfFormat;
@@ -48,14 +48,17 @@ struct Piece {
     /// The lines before the piece.
     lines_before: u64,
     before: Before,
+    /// The declarations before the input's first statement, if it is before the piece.
+    first: Option<Declarations>,
 }
 
 /// What a parsing thread gives back: the statements, and what the piece leaves for the next
 /// one; `None` when the piece does not parse on its own.
 type Parsed = Option<(GraphBatch, Before)>;
 
-/// Parses one piece, stopping at its first syntax error.
-fn parse(piece: &Piece) -> Parsed {
+/// Parses one piece, stopping at its first syntax error; canonicalizes its statements if given
+/// a worker.
+fn parse(piece: &Piece, worker: Option<&mut GraphWorker<'_>>) -> Parsed {
     let (prefixes, base) = &piece.before.declarations;
     let parser = LineParser::declared(RdfFormat::Turtle, base.as_deref(), prefixes).ok()??;
     let mut batch = GraphBatch::with_capacity(piece.text.len());
@@ -72,10 +75,20 @@ fn parse(piece: &Piece) -> Parsed {
             Ok(())
         }
         // Read again on one thread, where it is recovered from or reported.
-        Item::SyntaxError(_) | Item::Warning(..) => Err(RewriteError::Usage(String::new())),
+        Item::SyntaxError(_) | Item::Warning(..) | Item::Mapped(_) => {
+            Err(RewriteError::Usage(String::new()))
+        }
     };
     let Ended { parser, leftover } =
         read_lines(&piece.text[..], parser, resume, &mut on_item).ok()?;
+    if let Some(worker) = worker {
+        let first = piece.first.clone().or_else(|| batch.declarations.clone());
+        worker.premap(&mut batch, first.unwrap_or_default());
+        if batch.premapped.as_ref().is_some_and(|p| p.guessed) {
+            // Where an IRI is depends on the piece before: read again in order.
+            return None;
+        }
+    }
     let declarations = (parser.prefixes(), parser.base_iri());
     Some((
         batch,
@@ -98,8 +111,10 @@ pub(crate) fn read(
     mut input: impl BufRead,
     parser: LineParser,
     threads: usize,
+    premap: Option<Premap<'_>>,
     on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
 ) -> Result<(), RewriteError> {
+    let first = premap.as_ref().and_then(|p| p.declared.clone());
     let start = Before {
         declarations: (parser.prefixes(), parser.base_iri()),
         leftover: (0, Vec::new()),
@@ -109,9 +124,11 @@ pub(crate) fn read(
         for _ in 0..threads {
             let (pieces, to_parse) = mpsc::sync_channel::<Arc<Piece>>(2);
             let (to_session, parsed) = mpsc::sync_channel::<Parsed>(2);
+            let premap = premap.clone();
             spawn_worker(scope, move || {
+                let mut worker = premap.map(|p| GraphWorker::new(p.rewriter, p.needs, p.input));
                 for piece in to_parse {
-                    if to_session.send(parse(&piece)).is_err() {
+                    if to_session.send(parse(&piece, worker.as_mut())).is_err() {
                         break;
                     }
                 }
@@ -124,6 +141,7 @@ pub(crate) fn read(
             in_flight: VecDeque::new(),
             last: start.clone(),
             disagreed: false,
+            first,
         };
         let mut buffer = Vec::new();
         // Where the text not yet sent starts in `buffer`.
@@ -162,6 +180,7 @@ pub(crate) fn read(
                 lines_before,
                 before: guess.clone(),
                 text: Arc::new(text),
+                first: pipeline.first.clone(),
             };
             lines_before += memchr::memchr_iter(b'\n', &piece.text).count() as u64;
             let leftover = piece.text[leftover..].to_vec();
@@ -170,8 +189,9 @@ pub(crate) fn read(
             if !pipeline.send(piece, on_item)? {
                 break true;
             }
-            if declares {
-                // The next piece needs the declarations this one makes.
+            if declares || pipeline.first.is_none() {
+                // The next piece needs the declarations this one makes, or those before the
+                // input's first statement (for the IRI finder), which may be in this one.
                 if !pipeline.drain(on_item)? {
                     break true;
                 }
@@ -204,6 +224,9 @@ struct Pipeline {
     last: Before,
     /// A piece disagreed: nothing more is handed on.
     disagreed: bool,
+    /// The declarations before the input's first statement, once a piece with statements has
+    /// been handed on.
+    first: Option<Declarations>,
 }
 
 impl Pipeline {
@@ -259,6 +282,27 @@ impl Pipeline {
             self.disagreed = true;
             return Ok(false);
         };
+        let statements = batch
+            .premapped
+            .as_ref()
+            .map_or(!batch.quads.is_empty(), |p| p.read > 0);
+        if self.first.is_none() && statements {
+            self.first.clone_from(&batch.declarations);
+        }
+        if batch.premapped.is_some() {
+            let declarations = batch.declarations.clone().unwrap_or_default();
+            let span = Span {
+                first_line: 0,
+                column: None,
+                text: b"",
+            };
+            on_item(Item::Mapped(Box::new(batch)), span, &|| {
+                declarations.clone()
+            })?;
+            self.last = after;
+            self.in_flight.pop_front();
+            return Ok(true);
+        }
         let declarations = batch.declarations.take().unwrap_or_default();
         batch.drain(|quad, span| on_item(Item::Statement(quad), span, &|| declarations.clone()))?;
         self.last = after;

@@ -31,6 +31,8 @@ pub(crate) const MAX_PENDING: usize = 1 << 26;
 /// RDF/XML read in its compatibility mode).
 pub(crate) enum Item {
     Statement(Quad),
+    /// Statements canonicalized where they were parsed (Turtle on several threads).
+    Mapped(Box<super::worker::GraphBatch>),
     SyntaxError(SyntaxError),
     Warning(Location, String),
 }
@@ -203,6 +205,20 @@ pub(crate) struct Reader<'p> {
     strict_rdfxml: bool,
     /// More than one: Turtle is parsed in pieces on as many threads (`super::parallel`).
     threads: usize,
+    /// Whether those pieces are canonicalized where they are parsed, and how.
+    premap: Option<Premap<'p>>,
+}
+
+/// How pieces of Turtle parsed on several threads are canonicalized there.
+#[derive(Clone)]
+pub(crate) struct Premap<'p> {
+    pub(crate) rewriter: &'p crate::rewrite::Rewriter,
+    pub(crate) needs: crate::rewrite::events::Needs,
+    /// The session's input number.
+    pub(crate) input: u64,
+    /// The declarations IRIs are searched with, if already known: for an input after the
+    /// first, none (the session took the first input's).
+    pub(crate) declared: Option<Declarations>,
 }
 
 impl<'p> Reader<'p> {
@@ -217,6 +233,15 @@ impl<'p> Reader<'p> {
             base,
             strict_rdfxml,
             threads,
+            premap: None,
+        }
+    }
+
+    /// Canonicalizes pieces of Turtle parsed on several threads where they are parsed.
+    pub(crate) fn premapped(self, premap: Premap<'p>) -> Self {
+        Self {
+            premap: Some(premap),
+            ..self
         }
     }
 
@@ -229,7 +254,13 @@ impl<'p> Reader<'p> {
     ) -> Result<(), RewriteError> {
         match LineParser::declared(self.format, self.base, &[])? {
             Some(parser) if self.format == RdfFormat::Turtle && self.threads > 1 => {
-                super::parallel::read(input, parser, self.threads, &mut on_item)
+                super::parallel::read(
+                    input,
+                    parser,
+                    self.threads,
+                    self.premap.clone(),
+                    &mut on_item,
+                )
             }
             Some(parser) => read_lines(input, parser, Resume::default(), &mut on_item).map(drop),
             None => self.read_other(input, &mut on_item),

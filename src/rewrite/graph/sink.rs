@@ -22,6 +22,16 @@ impl SharedBuffer {
         bytes.clear();
         Ok(())
     }
+
+    /// Moves `bytes` to the end of the buffer, leaving `bytes` empty.
+    fn append(&self, bytes: &mut Vec<u8>) {
+        let mut shared = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if shared.is_empty() {
+            std::mem::swap(&mut *shared, bytes);
+        } else {
+            shared.append(bytes);
+        }
+    }
 }
 
 impl Write for SharedBuffer {
@@ -40,20 +50,33 @@ impl Write for SharedBuffer {
 
 type Serializer = WriterQuadSerializer<BufWriter<SharedBuffer>>;
 
+/// Where a batch is written.
+enum Writer<'a> {
+    Lines(&'a mut Vec<u8>),
+    Serializer(&'a mut Serializer),
+}
+
 /// The serializer (made with the input's declarations when the first batch comes) and, for
-/// `--dedup`, the fingerprints of the statements written.
+/// `--dedup`, the fingerprints of the statements written. N-Triples and N-Quads are written
+/// line by line into `lines` ([`super::lines`]), and moved to the shared buffer per batch.
 pub(crate) struct GraphSink {
     shared: SharedBuffer,
     serializer: Option<Box<Serializer>>,
+    lines: Option<Vec<u8>>,
     fingerprints: Fingerprints,
     scratch: String,
 }
 
 impl GraphSink {
-    pub(crate) fn new(shared: SharedBuffer) -> Self {
+    pub(crate) fn new(rewriter: &Rewriter, shared: SharedBuffer) -> Self {
+        let lines = matches!(
+            rewriter.output_format,
+            RdfFormat::NTriples | RdfFormat::NQuads
+        );
         Self {
             shared,
             serializer: None,
+            lines: lines.then(Vec::new),
             fingerprints: Fingerprints::default(),
             scratch: String::new(),
         }
@@ -66,14 +89,14 @@ impl GraphSink {
         batch: &mut GraphBatch,
     ) -> Result<(u64, u64), RewriteError> {
         let declarations = batch.declarations.take().unwrap_or_default();
-        let serializer = match &mut self.serializer {
-            Some(serializer) => serializer,
-            None => self.serializer.insert(Box::new(serializer_for(
-                rewriter,
-                self.shared.clone(),
-                &declarations,
-            )?)),
-        };
+        let mut serializer =
+            match (&mut self.lines, &mut self.serializer) {
+                (Some(lines), _) => Writer::Lines(lines),
+                (None, Some(serializer)) => Writer::Serializer(serializer),
+                (None, None) => Writer::Serializer(self.serializer.insert(Box::new(
+                    serializer_for(rewriter, self.shared.clone(), &declarations)?,
+                ))),
+            };
         let (mut written, mut duplicates) = (0, 0);
         for quad in batch.quads.drain(..) {
             if rewriter.drop_duplicates
@@ -92,8 +115,14 @@ impl GraphSink {
                     rewriter.output_format.name()
                 )));
             }
-            serializer.serialize_quad(&quad)?;
+            match &mut serializer {
+                Writer::Lines(lines) => super::lines::write_quad(lines, &quad),
+                Writer::Serializer(serializer) => serializer.serialize_quad(&quad)?,
+            }
             written += 1;
+        }
+        if let Writer::Lines(lines) = serializer {
+            self.shared.append(lines);
         }
         batch.clear();
         Ok((written, duplicates))
@@ -101,6 +130,9 @@ impl GraphSink {
 
     /// Ends the document (a serializer that never saw a statement still writes an empty one).
     pub(crate) fn finish(self, rewriter: &Rewriter) -> Result<(), RewriteError> {
+        if self.lines.is_some() {
+            return Ok(());
+        }
         let serializer = match self.serializer {
             Some(serializer) => *serializer,
             None => serializer_for(rewriter, self.shared.clone(), &Declarations::default())?,

@@ -28,6 +28,21 @@ pub(crate) struct GraphBatch {
     /// Per statement: where it starts and the range of its lines in `text`.
     spans: Vec<SpanRecord>,
     text: Vec<u8>,
+    /// Set when the statements were canonicalized where they were parsed (Turtle on several
+    /// threads): only their blank nodes are left to label.
+    pub(crate) premapped: Option<Premapped>,
+}
+
+/// What canonicalizing a batch where it was parsed found, for the worker that writes it.
+#[derive(Debug, Default)]
+pub(crate) struct Premapped {
+    pub(crate) found: Found,
+    /// The statements parsed (some may have been dropped).
+    pub(crate) read: u64,
+    /// The IRI finder after the batch, if it searched the batch.
+    finder: Option<IriFinder>,
+    /// The finder would have needed what it found before the batch.
+    pub(crate) guessed: bool,
 }
 
 impl GraphBatch {
@@ -73,6 +88,7 @@ impl GraphBatch {
             quads: Vec::with_capacity(bytes / 48),
             spans: Vec::with_capacity(bytes / 48),
             text: Vec::with_capacity(bytes + bytes / 2),
+            premapped: None,
         }
     }
 
@@ -89,6 +105,7 @@ impl GraphBatch {
     }
 
     pub(crate) fn clear(&mut self) {
+        self.premapped = None;
         self.quads.clear();
         self.spans.clear();
         self.text.clear();
@@ -124,12 +141,50 @@ impl<'r> GraphWorker<'r> {
         }
     }
 
-    /// Canonicalizes the statements of `batch`; what is found goes to `found`.
+    /// Labels the made-up blank nodes of `batch` and canonicalizes its statements (unless that
+    /// was done where they were parsed); what is found goes to `found`.
     pub(crate) fn map(&mut self, batch: &mut GraphBatch, found: &mut Found) {
-        found.clear();
+        for quad in &mut batch.quads {
+            self.labels.relabel(quad);
+        }
         if let Some(declarations) = &batch.declarations {
             self.declared.clone_from(declarations);
         }
+        match batch.premapped.take() {
+            Some(premapped) => {
+                *found = premapped.found;
+                if let Some(finder) = premapped.finder {
+                    self.finder = finder;
+                }
+            }
+            None => self.canonicalize(batch, found),
+        }
+    }
+
+    /// Canonicalizes the statements of a batch parsed from a piece of Turtle on its own thread
+    /// ([`super::parallel`]), found with `declared` (the
+    /// declarations before the input's first statement), and records what was found in it.
+    pub(crate) fn premap(&mut self, batch: &mut GraphBatch, declared: Declarations) {
+        self.declared = declared;
+        self.finder = IriFinder {
+            starting: true,
+            ..IriFinder::default()
+        };
+        let read = batch.quads.len() as u64;
+        let mut found = Found::default();
+        self.canonicalize(batch, &mut found);
+        let finder = std::mem::take(&mut self.finder);
+        batch.premapped = Some(Premapped {
+            found,
+            read,
+            guessed: finder.guessed,
+            finder: (!finder.starting).then_some(finder),
+        });
+    }
+
+    /// Canonicalizes the statements of `batch`; what is found goes to `found`.
+    fn canonicalize(&mut self, batch: &mut GraphBatch, found: &mut Found) {
+        found.clear();
         let declared = &self.declared;
         let (rewriter, needs, cache) = (self.rewriter, self.needs, &mut self.cache);
         let uncollapsed = &mut self.uncollapsed;
@@ -142,7 +197,6 @@ impl<'r> GraphWorker<'r> {
             .enumerate()
             .filter_map(|(index, quad)| {
                 let span = GraphBatch::span(spans, text, index);
-                let quad = self.labels.relabel(quad);
                 let protected = is_protected(&quad.graph_name);
                 if protected && rewriter.keep_signed {
                     found.signed_statements_kept += 1;
@@ -287,7 +341,7 @@ fn equivalence_sides(
 /// the statement's lines because it continues an earlier one (after `;` or `,`) is where it was
 /// found in the lines before. An IRI written otherwise (an escaped local name, a prefix
 /// declared later) gets the statement's last line and no column.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct IriFinder {
     /// The lines searched last: their first line and length (the lines of the next statement
     /// differ in one or the other).
@@ -296,6 +350,13 @@ struct IriFinder {
     /// The IRIs found in the current lines and in the lines before them.
     found: Vec<(String, Location)>,
     found_before: Vec<(String, Location)>,
+    /// In a piece of Turtle parsed on its own thread, before its first search: what was found
+    /// before the piece is not known.
+    starting: bool,
+    /// The lines searched last are the piece's first: `found_before` is not known.
+    before_unknown: bool,
+    /// A search needed what was found before the piece (the piece is read again in order).
+    guessed: bool,
 }
 
 impl IriFinder {
@@ -308,6 +369,7 @@ impl IriFinder {
         if key != self.span {
             (self.span, self.from) = (key, 0);
             self.found_before = std::mem::take(&mut self.found);
+            self.before_unknown = std::mem::take(&mut self.starting);
         }
         let text = span.text;
         let (prefixes, base) = declared;
@@ -323,6 +385,7 @@ impl IriFinder {
             .chain(prefixed)
             .find_map(|form| form.find(text, self.from).or_else(|| form.find(text, 0)));
         let Some((at, end)) = found else {
+            self.guessed |= self.before_unknown;
             if let Some(&(_, location)) = self.found_before.iter().find(|(seen, _)| seen == iri) {
                 // Kept for the statements that continue this one.
                 self.found.push((iri.to_owned(), location));
@@ -409,45 +472,38 @@ impl BlankNodeLabels {
         }
     }
 
-    fn relabel(&mut self, quad: Quad) -> Quad {
-        Quad {
-            subject: match quad.subject {
-                NamedOrBlankNode::BlankNode(b) => self.label(b).into(),
-                other => other,
-            },
-            predicate: quad.predicate,
-            object: self.term(quad.object),
-            graph_name: match quad.graph_name {
-                GraphName::BlankNode(b) => self.label(b).into(),
-                other => other,
-            },
+    fn relabel(&mut self, quad: &mut Quad) {
+        if let NamedOrBlankNode::BlankNode(b) = &mut quad.subject {
+            self.label(b);
+        }
+        self.term(&mut quad.object);
+        if let GraphName::BlankNode(b) = &mut quad.graph_name {
+            self.label(b);
         }
     }
 
-    fn term(&mut self, term: Term) -> Term {
+    fn term(&mut self, term: &mut Term) {
         match term {
-            Term::BlankNode(b) => self.label(b).into(),
+            Term::BlankNode(b) => self.label(b),
             Term::Triple(t) => {
-                let t = *t;
-                oxrdf::Triple {
-                    subject: match t.subject {
-                        NamedOrBlankNode::BlankNode(b) => self.label(b).into(),
-                        other => other,
-                    },
-                    predicate: t.predicate,
-                    object: self.term(t.object),
+                if let NamedOrBlankNode::BlankNode(b) = &mut t.subject {
+                    self.label(b);
                 }
-                .into()
+                self.term(&mut t.object);
             }
-            other => other,
+            _ => {}
         }
     }
 
     /// A made-up node's id is a random 128-bit number: its top half is never all zero in
     /// practice, while a label from the input that reads as a number is short.
-    fn label(&mut self, node: BlankNode) -> BlankNode {
+    fn label(&mut self, node: &mut BlankNode) {
+        *node = self.labelled(node);
+    }
+
+    fn labelled(&mut self, node: &BlankNode) -> BlankNode {
         let Some(id) = node.as_ref().unique_id().filter(|id| id >> 64 != 0) else {
-            return node;
+            return node.clone();
         };
         if let Some(label) = self.recent.get(&id).or_else(|| self.older.get(&id)) {
             return label.clone();
