@@ -431,3 +431,42 @@ fn an_endpoint_that_is_not_sparql_is_named_as_such() {
         "{stderr}"
     );
 }
+
+#[test]
+fn triple_terms_are_counted_named_in_a_warning_and_left_as_they_are() {
+    let binary = oxigraph_or_skip!();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let server = Oxigraph::start(&binary, &dir.path().join("store"));
+    let triple_term = "<<( <info:fedora/demo%3a1> <urn:p> <urn:o> )>>";
+    server.load(&format!(
+        "<urn:r> <http://www.w3.org/1999/02/22-rdf-syntax-ns#reifies> {triple_term} .\n\
+         <info:fedora/demo%3a1> <urn:p> <urn:o> .\n"
+    ));
+    let (query, update) = (server.query_url(), server.update_url());
+    let args = [
+        "store",
+        "--endpoint",
+        &query,
+        "--update-endpoint",
+        &update,
+        "--report",
+        "json",
+    ];
+    let (_, stderr) = pidcanon_ok(&args);
+    let report = report(&stderr);
+    assert_eq!(report["triple_terms"].as_u64(), Some(1), "{report}");
+    assert_eq!(report["rewritten_total"].as_u64(), Some(1), "{report}");
+    assert!(
+        stderr.contains(
+            "pidcanon: warning: 1 statements hold an RDF 1.2 triple term; the IRIs inside \
+             triple terms are not rewritten"
+        ),
+        "{stderr}"
+    );
+    let dump = server.dump();
+    assert!(dump.contains(triple_term), "{dump}");
+    assert!(
+        dump.contains("<info:fedora/demo:1> <urn:p> <urn:o> .\n"),
+        "{dump}"
+    );
+}
