@@ -349,7 +349,9 @@ impl Client {
     }
 
     /// Runs a `SELECT` query and gives each row to `each` as it is read, so that the results
-    /// are never all in memory; an error of `each` stops the reading and is returned.
+    /// are never all in memory; an error of `each` stops the reading and is returned. Returns
+    /// the row cap the endpoint says it cut the results at, if it says so (Virtuoso's
+    /// `X-SPARQL-MaxRows` header).
     ///
     /// A request that fails before its answer starts is retried; one cut in the middle of the
     /// results is not (the rows already given cannot be taken back).
@@ -358,18 +360,24 @@ impl Client {
     /// use pidcanon::store::{Client, ClientOptions};
     /// let client = Client::new("http://127.0.0.1:7878/query", ClientOptions::default());
     /// let mut subjects = 0;
-    /// client.select_each("SELECT DISTINCT ?s WHERE { ?s ?p ?o }", &mut |_row| {
+    /// let cut = client.select_each("SELECT DISTINCT ?s WHERE { ?s ?p ?o }", &mut |_row| {
     ///     subjects += 1;
     ///     Ok(())
     /// })?;
+    /// assert!(cut.is_none(), "the endpoint cut the results short");
     /// # Ok::<_, pidcanon::store::StoreError>(())
     /// ```
     pub fn select_each(
         &self,
         query: &str,
         each: &mut dyn FnMut(Row) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Option<String>, StoreError> {
         let (content_type, response) = self.send(Operation::Query, query)?;
+        let cut = response
+            .headers()
+            .get("x-sparql-maxrows")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         let reader = BufReader::with_capacity(1 << 16, response.into_body().into_reader());
         let mut stopped = None;
         let seed = ResultsSeed {
@@ -380,7 +388,7 @@ impl Client {
         if let Some(e) = stopped {
             return Err(e);
         }
-        parsed.map_err(|e| match e.classify() {
+        parsed.map(|()| cut).map_err(|e| match e.classify() {
             serde_json::error::Category::Io => StoreError::Unavailable {
                 endpoint: self.query_endpoint.clone(),
                 attempts: 1,

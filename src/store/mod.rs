@@ -109,7 +109,7 @@ pub trait Observer {
         Ok(())
     }
 
-    /// After each page of candidates and each update.
+    /// Every 10 000 candidates, and after each update.
     fn progress(&mut self, report: &StoreReport) {
         let _ = report;
     }
@@ -314,9 +314,15 @@ impl Run<'_> {
         };
         let mut found = Batch::new();
         let Some(limit) = self.normalizer.page else {
-            client.select_each(&query(None), &mut |mut row| {
+            let cut = client.select_each(&query(None), &mut |mut row| {
                 self.candidate(row.remove("x"), &mut found)
             })?;
+            if let Some(rows) = cut {
+                return Err(StoreError::Truncated {
+                    endpoint: client.query_endpoint().to_owned(),
+                    rows,
+                });
+            }
             return self.apply_all(pass, found);
         };
         let mut after: Option<String> = None;
@@ -327,11 +333,17 @@ impl Run<'_> {
             }));
             let mut rows = 0;
             let mut last = None;
-            client.select_each(&text, &mut |mut row| {
+            let cut = client.select_each(&text, &mut |mut row| {
                 rows += 1;
                 last = row.get("x").map(|x| x.value.clone());
                 self.candidate(row.remove("x"), &mut found)
             })?;
+            if let Some(rows) = cut.filter(|_| rows < limit) {
+                return Err(StoreError::Truncated {
+                    endpoint: client.query_endpoint().to_owned(),
+                    rows,
+                });
+            }
             self.apply_all(pass, std::mem::take(&mut found))?;
             if rows < limit {
                 return Ok(());
