@@ -41,7 +41,7 @@ sys.stdout.writelines(o if i in chosen else c for i, (o, c) in enumerate(pairs))
 PY
   rm "$dir/corpus.nt" "$dir/canonical.nt"
 fi
-variants=$("$pidcanon" check -q "$data" | grep -c 'is not canonical' || true)
+variants=$("$pidcanon" check "$data" 2>&1 | grep -c ': non-canonical ' || true)
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 server=

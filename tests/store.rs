@@ -431,3 +431,75 @@ fn an_endpoint_that_is_not_sparql_is_named_as_such() {
         "{stderr}"
     );
 }
+
+#[test]
+fn triple_terms_are_counted_named_in_a_warning_and_left_as_they_are() {
+    let binary = oxigraph_or_skip!();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let server = Oxigraph::start(&binary, &dir.path().join("store"));
+    let triple_term = "<<( <info:fedora/demo%3a1> <urn:p> <urn:o> )>>";
+    server.load(&format!(
+        "<urn:r> <http://www.w3.org/1999/02/22-rdf-syntax-ns#reifies> {triple_term} .\n\
+         <info:fedora/demo%3a1> <urn:p> <urn:o> .\n"
+    ));
+    let (query, update) = (server.query_url(), server.update_url());
+    let args = [
+        "store",
+        "--endpoint",
+        &query,
+        "--update-endpoint",
+        &update,
+        "--report",
+        "json",
+    ];
+    let (_, stderr) = pidcanon_ok(&args);
+    let report = report(&stderr);
+    assert_eq!(report["triple_terms"].as_u64(), Some(1), "{report}");
+    assert_eq!(report["rewritten_total"].as_u64(), Some(1), "{report}");
+    assert!(
+        stderr.contains(
+            "pidcanon: warning: 1 statements hold an RDF 1.2 triple term; the IRIs inside \
+             triple terms are not rewritten"
+        ),
+        "{stderr}"
+    );
+    let dump = server.dump();
+    assert!(dump.contains(triple_term), "{dump}");
+    assert!(
+        dump.contains("<info:fedora/demo:1> <urn:p> <urn:o> .\n"),
+        "{dump}"
+    );
+}
+
+#[test]
+fn results_cut_at_a_row_cap_stop_the_run_before_any_update() {
+    let updates = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = Arc::clone(&updates);
+    let proxy = Proxy::start(None, move |request| {
+        seen.fetch_max(request.update, Ordering::SeqCst);
+        let body = if request.body.contains("COUNT") {
+            r#"{"head":{"vars":["n"]},"results":{"bindings":[{"n":{"type":"literal","value":"9"}}]}}"#
+        } else {
+            r#"{"head":{"vars":["x"]},"results":{"bindings":[{"x":{"type":"uri","value":"info:fedora/demo%3a1"}}]}}"#
+        };
+        let mut reply = Reply::new(200, "application/sparql-results+json", body);
+        if !request.body.contains("COUNT") {
+            reply
+                .headers
+                .push(("X-SPARQL-MaxRows".to_owned(), "1".to_owned()));
+        }
+        Some(reply)
+    });
+    let url = proxy.url("/sparql");
+    let output = pidcanon(&["store", "--endpoint", &url], &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{url}: the store cut the candidate query's results at 1 rows (X-SPARQL-MaxRows); \
+             nothing was changed: rerun with --page 1"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(updates.load(Ordering::SeqCst), 0, "an update was sent");
+}

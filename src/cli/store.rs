@@ -40,9 +40,11 @@ pub(crate) struct StoreArgs {
     /// Old IRIs per update request (each request also stays under 64 KiB of IRIs).
     #[arg(long, value_name = "N", default_value_t = 1000)]
     batch: usize,
-    /// Candidate IRIs per query (each costs a scan of the store; Virtuoso allows at most 10000).
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
-    page: usize,
+    /// Find the candidate IRIs in pages of N (each page costs a scan of the store and a sort),
+    /// for stores that cut responses short (Virtuoso: 10000) [default: one query per pass, its
+    /// results read as they arrive].
+    #[arg(long, value_name = "N")]
+    page: Option<usize>,
     /// Append `original<TAB>canonical<TAB>kind` per rewritten IRI to FILE (before its update is
     /// sent: a rerun after an interruption may repeat lines).
     #[arg(long, value_name = "FILE")]
@@ -185,9 +187,11 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
     };
     let mut normalizer = Normalizer::new(registry)
         .with_batch(args.batch)
-        .with_page(args.page)
         .with_graphs(graphs)
         .map_err(|e| e.to_string())?;
+    if let Some(page) = args.page {
+        normalizer = normalizer.with_page(page);
+    }
     if let Some(links) = &args.links {
         normalizer = normalizer.with_links(links).map_err(|e| e.to_string())?;
     }
@@ -205,17 +209,26 @@ struct Cli {
     updates: u64,
 }
 
-impl Observer for Cli {
-    fn invalid(&mut self, iri: &str, reason: &dyn Display) {
-        if !self.quiet {
-            let message = format!("pidcanon: invalid identifier <{iri}> left unchanged: {reason}");
-            match &self.bar {
-                Some(bar) => bar.println(message),
-                None => {
-                    let _ = writeln!(io::stderr(), "{message}");
-                }
+impl Cli {
+    /// A diagnostic on stderr (above the progress bar), unless quiet.
+    fn say(&self, message: &str) {
+        if self.quiet {
+            return;
+        }
+        match &self.bar {
+            Some(bar) => bar.println(message),
+            None => {
+                let _ = writeln!(io::stderr(), "{message}");
             }
         }
+    }
+}
+
+impl Observer for Cli {
+    fn invalid(&mut self, iri: &str, reason: &dyn Display) {
+        self.say(&format!(
+            "pidcanon: invalid identifier <{iri}> left unchanged: {reason}"
+        ));
     }
 
     fn rewriting(&mut self, old: &str, canonical: &Canonical<'_>) -> io::Result<()> {
@@ -223,6 +236,13 @@ impl Observer for Cli {
             Some(map) => writeln!(map, "{old}\t{}\t{}", canonical.iri, canonical.kind),
             None => Ok(()),
         }
+    }
+
+    fn triple_terms(&mut self, n: u64) {
+        self.say(&format!(
+            "pidcanon: warning: {n} statements hold an RDF 1.2 triple term; the IRIs inside triple \
+             terms are not rewritten by `store` (dump, `pidcanon rewrite`, reload for those)"
+        ));
     }
 
     fn would_send(&mut self, update: &str) -> io::Result<()> {
@@ -259,6 +279,7 @@ fn print_summary(report: &StoreReport, json: bool, dry_run: bool) -> io::Result<
             "invalid_identifiers": report.invalid,
             "statements_before": report.statements_before,
             "statements_after": report.statements_after,
+            "triple_terms": report.triple_terms,
             "duplicates_collapsed": report.duplicates_collapsed(),
             "updates": report.updates,
             "requests": report.requests,

@@ -1,19 +1,23 @@
 //! A blocking SPARQL 1.1 protocol client: queries and updates as URL-encoded POSTs, HTTP basic,
 //! bearer and digest authentication, timeouts, and retries with backoff on transient failures.
+//! Query results are read as they arrive, one row at a time.
 
 use super::StoreError;
 use base64::Engine;
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::fmt;
+use std::io::BufReader;
 use std::time::Duration;
 
 /// The longest wait between two attempts.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
-/// The largest response read (a page of query results).
-const MAX_RESPONSE: u64 = 1 << 30;
+/// The largest error or update response read.
+const MAX_RESPONSE: u64 = 1 << 20;
 
 /// How the client authenticates.
 #[derive(Clone, PartialEq, Eq)]
@@ -162,17 +166,121 @@ pub struct Value {
     pub value: String,
 }
 
-/// SPARQL JSON results; `head` is required (to tell them from other JSON) but not used.
-#[derive(Deserialize)]
-struct Results {
-    #[serde(rename = "head")]
-    _head: serde::de::IgnoredAny,
-    results: Bindings,
+/// The 2xx answer of an endpoint, its body not read yet.
+type Response = ureq::http::Response<ureq::Body>;
+
+/// Reads SPARQL JSON results (`{"head": …, "results": {"bindings": [row, …]}}`), giving each
+/// row to `each` as soon as it is parsed; `head` is required, to tell them from other JSON.
+struct ResultsSeed<'a> {
+    each: &'a mut dyn FnMut(Row) -> Result<(), StoreError>,
+    /// The error of `each` that stopped the reading.
+    stopped: &'a mut Option<StoreError>,
 }
 
-#[derive(Deserialize)]
-struct Bindings {
-    bindings: Vec<Row>,
+impl<'de> DeserializeSeed<'de> for ResultsSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ResultsSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SPARQL JSON results")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let (mut head, mut results) = (false, false);
+        let mut seed = Some(self);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "head" => {
+                    map.next_value::<IgnoredAny>()?;
+                    head = true;
+                }
+                "results" => match seed.take() {
+                    Some(seed) => {
+                        map.next_value_seed(Section::Results(seed))?;
+                        results = true;
+                    }
+                    None => return Err(de::Error::duplicate_field("results")),
+                },
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        match (head, results) {
+            (true, true) => Ok(()),
+            (false, _) => Err(de::Error::missing_field("head")),
+            (true, false) => Err(de::Error::missing_field("results")),
+        }
+    }
+}
+
+/// The `results` object, then its `bindings` array.
+enum Section<'a> {
+    Results(ResultsSeed<'a>),
+    Bindings(ResultsSeed<'a>),
+}
+
+impl<'de> DeserializeSeed<'de> for Section<'_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        match self {
+            Section::Results(_) => deserializer.deserialize_map(self),
+            Section::Bindings(_) => deserializer.deserialize_seq(self),
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Section<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Section::Results(_) => f.write_str("a results object"),
+            Section::Bindings(_) => f.write_str("an array of bindings"),
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let Section::Results(seed) = self else {
+            return Err(de::Error::invalid_type(de::Unexpected::Map, &self));
+        };
+        let mut seed = Some(seed);
+        while let Some(key) = map.next_key::<String>()? {
+            match (key.as_str(), seed.take()) {
+                ("bindings", Some(seed)) => map.next_value_seed(Section::Bindings(seed))?,
+                ("bindings", None) => return Err(de::Error::duplicate_field("bindings")),
+                (_, taken) => {
+                    seed = taken;
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        match seed {
+            Some(_) => Err(de::Error::missing_field("bindings")),
+            None => Ok(()),
+        }
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let Section::Bindings(seed) = self else {
+            return Err(de::Error::invalid_type(de::Unexpected::Seq, &self));
+        };
+        while let Some(row) = seq.next_element::<Row>()? {
+            if let Err(e) = (seed.each)(row) {
+                *seed.stopped = Some(e);
+                return Err(de::Error::custom("stopped"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What a request is.
@@ -232,29 +340,88 @@ impl Client {
 
     /// Runs a `SELECT` query; its rows.
     pub fn select(&self, query: &str) -> Result<Vec<Row>, StoreError> {
-        let (content_type, body) = self.send(Operation::Query, query)?;
-        serde_json::from_str::<Results>(&body)
-            .map(|results| results.results.bindings)
-            .map_err(|e| StoreError::NotSparql {
+        let mut rows = Vec::new();
+        self.select_each(query, &mut |row| {
+            rows.push(row);
+            Ok(())
+        })?;
+        Ok(rows)
+    }
+
+    /// Runs a `SELECT` query and gives each row to `each` as it is read, so that the results
+    /// are never all in memory; an error of `each` stops the reading and is returned. Returns
+    /// the row cap the endpoint says it cut the results at, if it says so (Virtuoso's
+    /// `X-SPARQL-MaxRows` header).
+    ///
+    /// A request that fails before its answer starts is retried; one cut in the middle of the
+    /// results is not (the rows already given cannot be taken back).
+    ///
+    /// ```no_run
+    /// use pidcanon::store::{Client, ClientOptions};
+    /// let client = Client::new("http://127.0.0.1:7878/query", ClientOptions::default());
+    /// let mut subjects = 0;
+    /// let cut = client.select_each("SELECT DISTINCT ?s WHERE { ?s ?p ?o }", &mut |_row| {
+    ///     subjects += 1;
+    ///     Ok(())
+    /// })?;
+    /// assert!(cut.is_none(), "the endpoint cut the results short");
+    /// # Ok::<_, pidcanon::store::StoreError>(())
+    /// ```
+    pub fn select_each(
+        &self,
+        query: &str,
+        each: &mut dyn FnMut(Row) -> Result<(), StoreError>,
+    ) -> Result<Option<String>, StoreError> {
+        let (content_type, response) = self.send(Operation::Query, query)?;
+        let cut = response
+            .headers()
+            .get("x-sparql-maxrows")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let reader = BufReader::with_capacity(1 << 16, response.into_body().into_reader());
+        let mut stopped = None;
+        let seed = ResultsSeed {
+            each,
+            stopped: &mut stopped,
+        };
+        let parsed = seed.deserialize(&mut serde_json::Deserializer::from_reader(reader));
+        if let Some(e) = stopped {
+            return Err(e);
+        }
+        parsed.map(|()| cut).map_err(|e| match e.classify() {
+            serde_json::error::Category::Io => StoreError::Unavailable {
+                endpoint: self.query_endpoint.clone(),
+                attempts: 1,
+                reason: format!("the results were cut off: {e}"),
+            },
+            _ => StoreError::NotSparql {
                 endpoint: self.query_endpoint.clone(),
                 reason: format!(
                     "a query was answered with {} that is not SPARQL JSON results ({e})",
                     content_type.as_deref().unwrap_or("no content type")
                 ),
-            })
+            },
+        })
     }
 
     /// Runs a SPARQL update.
     pub fn update(&self, update: &str) -> Result<(), StoreError> {
-        self.send(Operation::Update, update).map(drop)
+        let (_, mut response) = self.send(Operation::Update, update)?;
+        // Read the (short) answer, so that the connection can serve the next request.
+        let _ = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_RESPONSE)
+            .read_to_vec();
+        Ok(())
     }
 
-    /// Sends one request, retrying transient failures; the content type and body of the answer.
+    /// Sends one request, retrying transient failures; the content type and the answer.
     fn send(
         &self,
         operation: Operation,
         text: &str,
-    ) -> Result<(Option<String>, String), StoreError> {
+    ) -> Result<(Option<String>, Response), StoreError> {
         let (endpoint, form) = match operation {
             Operation::Query => (&self.query_endpoint, "query="),
             Operation::Update => (&self.update_endpoint, "update="),
@@ -265,7 +432,7 @@ impl Client {
         loop {
             attempt += 1;
             let reason = match self.attempt(endpoint, &body) {
-                Ok(Answer::Done(content_type, text)) => return Ok((content_type, text)),
+                Ok(Answer::Done(content_type, response)) => return Ok((content_type, response)),
                 Ok(Answer::Challenge(challenge)) if !challenged => {
                     // Answer a new digest challenge at once, once.
                     challenged = true;
@@ -341,6 +508,9 @@ impl Client {
         let challenge = header("www-authenticate")
             .into_iter()
             .find(|h| h.trim_start().to_ascii_lowercase().starts_with("digest"));
+        if (200..300).contains(&status) {
+            return Ok(Answer::Done(content_type, response));
+        }
         let text = response
             .body_mut()
             .with_config()
@@ -348,9 +518,6 @@ impl Client {
             .lossy_utf8(true)
             .read_to_string()
             .map_err(failure)?;
-        if (200..300).contains(&status) {
-            return Ok(Answer::Done(content_type, text));
-        }
         let digest = matches!(self.options.credentials, Some(Credentials::Digest { .. }));
         match challenge.map(|c| digest_auth::parse(&c)) {
             Some(Ok(challenge)) if status == 401 && digest => Ok(Answer::Challenge(challenge)),
@@ -387,8 +554,8 @@ impl Client {
 
 /// What an endpoint answered.
 enum Answer {
-    /// 2xx: the content type and body.
-    Done(Option<String>, String),
+    /// 2xx: the content type and the answer, its body not read yet.
+    Done(Option<String>, Response),
     /// 401 with a digest challenge.
     Challenge(digest_auth::WwwAuthenticateHeader),
     /// Another status, and the body.

@@ -36,6 +36,18 @@ pub enum StoreError {
         /// What it answered.
         reason: String,
     },
+    /// The endpoint cut the results of a candidate query at a row cap (Virtuoso's
+    /// `ResultSetMaxRows`, announced by `X-SPARQL-MaxRows`); nothing was changed.
+    #[error(
+        "{endpoint}: the store cut the candidate query's results at {rows} rows \
+         (X-SPARQL-MaxRows); nothing was changed: rerun with --page {rows}"
+    )]
+    Truncated {
+        /// The URL of the endpoint.
+        endpoint: String,
+        /// The cap, as the endpoint gave it.
+        rows: String,
+    },
     /// A setting that cannot work (a URL, credentials, a graph IRI).
     #[error("{0}")]
     Config(String),

@@ -1,9 +1,10 @@
 //! Normalizing a live triple store over the SPARQL 1.1 protocol (feature `store`).
 //!
-//! A [`Normalizer`] finds the IRIs that an adapter may claim with paged `SELECT`s (filtered by the
-//! [routes](crate::Registry::routes) of the registry), canonicalizes them, and rewrites the ones
-//! whose canonical form differs with batches of `DELETE`/`INSERT` updates, in every position and
-//! in every graph in scope; statements that become duplicates collapse, as the store holds a set.
+//! A [`Normalizer`] finds the IRIs that an adapter may claim with one `SELECT` per pass (filtered
+//! by the [routes](crate::Registry::routes) of the registry, its results read as they arrive;
+//! or paged, for stores that cap their results), canonicalizes them, and rewrites the ones whose
+//! canonical form differs with batches of `DELETE`/`INSERT` updates, in every position and in
+//! every graph in scope; statements that become duplicates collapse, as the store holds a set.
 //! Every update moves only the statements that still hold an old IRI, so an interrupted run is
 //! finished by running again, and a further run changes nothing. See docs/store.md.
 //!
@@ -29,7 +30,8 @@ pub use error::StoreError;
 pub use sparql::Graphs;
 
 use crate::{Canonical, Kind, Registry};
-use sparql::{Sparql, iri};
+use sparql::{Page, Sparql, iri};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::io;
@@ -53,6 +55,9 @@ pub struct StoreReport {
     pub invalid: u64,
     /// Statements in scope before the run.
     pub statements_before: u64,
+    /// Statements in scope whose object is an RDF 1.2 triple term: the IRIs inside it are not
+    /// rewritten (0 on a store without RDF 1.2).
+    pub triple_terms: u64,
     /// Statements in scope after the run (in a dry run, before).
     pub statements_after: u64,
     /// Update requests applied (in a dry run, printed).
@@ -86,11 +91,16 @@ pub trait Observer {
         let _ = (iri, reason);
     }
 
-    /// `old` is about to be rewritten to `canonical` (called before the update is sent, so a
-    /// record of it survives an interruption).
+    /// `old` is about to be rewritten to `canonical` (called just before the update of its
+    /// batch is sent, so a record of it survives an interruption).
     fn rewriting(&mut self, old: &str, canonical: &Canonical<'_>) -> io::Result<()> {
         let _ = (old, canonical);
         Ok(())
+    }
+
+    /// `n` statements in scope hold an RDF 1.2 triple term, inside which nothing is rewritten.
+    fn triple_terms(&mut self, n: u64) {
+        let _ = n;
     }
 
     /// A dry run's update, which is not sent.
@@ -99,7 +109,7 @@ pub trait Observer {
         Ok(())
     }
 
-    /// After each page of candidates and each update.
+    /// Every 10 000 candidates, and after each update.
     fn progress(&mut self, report: &StoreReport) {
         let _ = report;
     }
@@ -118,7 +128,7 @@ pub struct Normalizer {
     graphs: Graphs,
     links: Option<String>,
     batch: usize,
-    page: usize,
+    page: Option<usize>,
     dry_run: bool,
 }
 
@@ -130,7 +140,8 @@ enum Pass {
 }
 
 impl Normalizer {
-    /// A normalizer of the default graph, in batches of 1 000 IRIs and pages of 100 000.
+    /// A normalizer of the default graph, in batches of 1 000 IRIs, with one candidate query
+    /// per pass.
     #[must_use]
     pub fn new(registry: Registry) -> Self {
         Self {
@@ -138,7 +149,7 @@ impl Normalizer {
             graphs: Graphs::Default,
             links: None,
             batch: 1000,
-            page: 100_000,
+            page: None,
             dry_run: false,
         }
     }
@@ -176,10 +187,12 @@ impl Normalizer {
         self
     }
 
-    /// Candidate IRIs per query.
+    /// Pages of `n` candidate IRIs, for stores that cap the rows of a response (Virtuoso's
+    /// `ResultSetMaxRows`), instead of one query per pass: each page costs a scan and a sort of
+    /// the candidates on the server.
     #[must_use]
     pub fn with_page(mut self, n: usize) -> Self {
-        self.page = n.max(1);
+        self.page = Some(n.max(1));
         self
     }
 
@@ -221,7 +234,11 @@ impl Normalizer {
             report: StoreReport::default(),
             started,
         };
-        run.report.statements_before = run.count()?;
+        run.report.statements_before = run.count(&sparql.count())?;
+        run.report.triple_terms = run.triple_terms()?;
+        if run.report.triple_terms > 0 {
+            run.observer.triple_terms(run.report.triple_terms);
+        }
         if self.graphs == Graphs::All {
             run.pass(Pass::GraphNames)?;
         }
@@ -229,7 +246,7 @@ impl Normalizer {
         run.report.statements_after = if self.dry_run {
             run.report.statements_before
         } else {
-            run.count()?
+            run.count(&sparql.count())?
         };
         run.tally();
         Ok(run.report)
@@ -254,12 +271,20 @@ struct Run<'a> {
     started: Instant,
 }
 
-/// The rewrites of one update: `<old>`, `<new>`, and the kind.
-type Batch = Vec<(String, String, Kind)>;
+/// One IRI to rewrite.
+#[derive(Debug)]
+struct Rewrite {
+    old: String,
+    new: String,
+    kind: Kind,
+}
+
+/// Rewrites, found or to send in one update.
+type Batch = Vec<Rewrite>;
 
 impl Run<'_> {
-    fn count(&mut self) -> Result<u64, StoreError> {
-        let rows = self.client.select(&self.sparql.count())?;
+    fn count(&mut self, query: &str) -> Result<u64, StoreError> {
+        let rows = self.client.select(query)?;
         rows.first()
             .and_then(|row| row.get("n"))
             .and_then(|n| n.value.parse().ok())
@@ -269,72 +294,125 @@ impl Run<'_> {
             })
     }
 
-    /// Pages through the candidates of `pass`, rewriting the non-canonical ones in batches.
+    /// Statements in scope whose object is a triple term; 0 if the store does not know
+    /// `isTRIPLE` (answers 400: no RDF 1.2, so no triple terms).
+    fn triple_terms(&mut self) -> Result<u64, StoreError> {
+        match self.count(&self.sparql.count_triple_terms()) {
+            Err(StoreError::Status { status: 400, .. }) => Ok(0),
+            result => result,
+        }
+    }
+
+    /// Finds the candidates of `pass` (in one query, or page by page) and rewrites the
+    /// non-canonical ones in batches, after each query: no update is sent while a query's
+    /// results are being read, so the store never has to write under an open read.
     fn pass(&mut self, pass: Pass) -> Result<(), StoreError> {
-        let page = self.normalizer.page;
+        let (client, sparql) = (self.client, self.sparql);
+        let query = |page: Option<Page<'_>>| match pass {
+            Pass::GraphNames => sparql.graph_candidates(page),
+            Pass::Terms => sparql.term_candidates(page),
+        };
+        let mut found = Batch::new();
+        let Some(limit) = self.normalizer.page else {
+            let cut = client.select_each(&query(None), &mut |mut row| {
+                self.candidate(row.remove("x"), &mut found)
+            })?;
+            if let Some(rows) = cut {
+                return Err(StoreError::Truncated {
+                    endpoint: client.query_endpoint().to_owned(),
+                    rows,
+                });
+            }
+            return self.apply_all(pass, found);
+        };
         let mut after: Option<String> = None;
-        let mut previous = None;
-        let mut batch = Batch::new();
-        let mut batch_bytes = 0;
         loop {
-            let query = match pass {
-                Pass::GraphNames => self.sparql.graph_candidates(after.as_deref(), page),
-                Pass::Terms => self.sparql.term_candidates(after.as_deref(), page),
-            };
-            let rows = self.client.select(&query)?;
-            let full = rows.len() >= page;
-            for value in rows.into_iter().filter_map(|mut row| row.remove("x")) {
-                self.report.iris_examined += 1;
-                if let Some((old, new, kind)) = self.examine(&value.value)? {
-                    batch_bytes += old.len() + new.len();
-                    batch.push((old, new, kind));
-                    if batch.len() >= self.normalizer.batch || batch_bytes >= MAX_BATCH_BYTES {
-                        self.apply(pass, &mut batch)?;
-                        batch_bytes = 0;
-                    }
-                }
-                after = Some(value.value);
+            let text = query(Some(Page {
+                after: after.as_deref(),
+                limit,
+            }));
+            let mut rows = 0;
+            let mut last = None;
+            let cut = client.select_each(&text, &mut |mut row| {
+                rows += 1;
+                last = row.get("x").map(|x| x.value.clone());
+                self.candidate(row.remove("x"), &mut found)
+            })?;
+            if let Some(rows) = cut.filter(|_| rows < limit) {
+                return Err(StoreError::Truncated {
+                    endpoint: client.query_endpoint().to_owned(),
+                    rows,
+                });
             }
-            self.tally();
-            self.observer.progress(&self.report);
-            if !full {
-                break;
+            self.apply_all(pass, std::mem::take(&mut found))?;
+            if rows < limit {
+                return Ok(());
             }
-            if after == previous {
+            if last.is_none() || last == after {
                 return Err(StoreError::NotSparql {
-                    endpoint: self.client.query_endpoint().to_owned(),
+                    endpoint: client.query_endpoint().to_owned(),
                     reason: "the same page of results came back twice (LIMIT or FILTER ignored)"
                         .to_owned(),
                 });
             }
-            previous.clone_from(&after);
+            after = last;
         }
-        self.apply(pass, &mut batch)
+    }
+
+    /// Examines the candidate IRI of one row of results, and adds its rewrite to `found` if it
+    /// needs one.
+    fn candidate(&mut self, value: Option<Value>, found: &mut Batch) -> Result<(), StoreError> {
+        let Some(value) = value else {
+            return Ok(());
+        };
+        self.report.iris_examined += 1;
+        if let Some(rewrite) = self.examine(&value.value) {
+            found.push(rewrite);
+        }
+        if self.report.iris_examined % 10_000 == 0 {
+            self.tally();
+            self.observer.progress(&self.report);
+        }
+        Ok(())
     }
 
     /// The rewrite of one candidate, if it needs one: `<old>`, `<new>` and the kind.
-    fn examine(&mut self, candidate: &str) -> Result<Option<(String, String, Kind)>, StoreError> {
+    fn examine(&mut self, candidate: &str) -> Option<Rewrite> {
         let canonical = match self.normalizer.registry.canonicalize_claimed(candidate) {
             Some(Ok(canonical)) if canonical.iri != candidate => canonical,
             Some(Err(e)) => {
                 self.report.invalid += 1;
                 self.observer.invalid(candidate, &e);
-                return Ok(None);
+                return None;
             }
-            _ => return Ok(None),
+            _ => return None,
         };
-        match (iri(candidate), iri(&canonical.iri)) {
-            (Some(old), Some(new)) => {
-                self.observer.rewriting(candidate, &canonical)?;
-                Ok(Some((old, new, canonical.kind)))
-            }
-            _ => {
-                self.report.invalid += 1;
-                self.observer
-                    .invalid(candidate, &"cannot be written in a SPARQL query");
-                Ok(None)
+        if iri(candidate).is_none() || iri(&canonical.iri).is_none() {
+            self.report.invalid += 1;
+            self.observer
+                .invalid(candidate, &"cannot be written in a SPARQL query");
+            return None;
+        }
+        Some(Rewrite {
+            old: candidate.to_owned(),
+            new: canonical.iri.into_owned(),
+            kind: canonical.kind,
+        })
+    }
+
+    /// Applies `found` in batches of at most `--batch` IRIs and [`MAX_BATCH_BYTES`].
+    fn apply_all(&mut self, pass: Pass, found: Batch) -> Result<(), StoreError> {
+        let mut batch = Batch::new();
+        let mut bytes = 0;
+        for rewrite in found {
+            bytes += rewrite.old.len() + rewrite.new.len();
+            batch.push(rewrite);
+            if batch.len() >= self.normalizer.batch || bytes >= MAX_BATCH_BYTES {
+                self.apply(pass, &mut batch)?;
+                bytes = 0;
             }
         }
+        self.apply(pass, &mut batch)
     }
 
     /// Sends (or, in a dry run, shows) the update of `batch`, and empties it.
@@ -342,9 +420,14 @@ impl Run<'_> {
         if batch.is_empty() {
             return Ok(());
         }
+        for rewrite in batch.iter() {
+            let canonical = Canonical::new(Cow::Borrowed(&rewrite.new), rewrite.kind);
+            self.observer.rewriting(&rewrite.old, &canonical)?;
+        }
+        // Both IRIs were found writable by `examine`.
         let pairs: Vec<(String, String)> = batch
             .iter()
-            .map(|(old, new, _)| (old.clone(), new.clone()))
+            .map(|r| (format!("<{}>", r.old), format!("<{}>", r.new)))
             .collect();
         let update = match pass {
             Pass::GraphNames => self.sparql.rewrite_graph_names(&pairs),
@@ -356,7 +439,7 @@ impl Run<'_> {
             self.client.update(&update)?;
         }
         self.report.updates += 1;
-        for (_, _, kind) in batch.drain(..) {
+        for Rewrite { kind, .. } in batch.drain(..) {
             *self.report.rewritten.entry(kind).or_default() += 1;
             if pass == Pass::GraphNames {
                 self.report.graph_names_rewritten += 1;

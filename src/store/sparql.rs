@@ -19,6 +19,13 @@ pub enum Graphs {
     Named(Vec<String>),
 }
 
+/// One page of candidates: the first `limit` after `after` (from the start if `None`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Page<'a> {
+    pub(crate) after: Option<&'a str>,
+    pub(crate) limit: usize,
+}
+
 /// The SPARQL written for one run: which graphs, which IRIs are candidates, where links go.
 #[derive(Debug, Clone)]
 pub(crate) struct Sparql {
@@ -100,34 +107,48 @@ impl Sparql {
         )
     }
 
-    /// One page of the routed IRIs in subject, predicate or object position, after `after` in
-    /// code point order.
-    pub(crate) fn term_candidates(&self, after: Option<&str>, limit: usize) -> String {
+    /// Counts the statements in scope whose object is an RDF 1.2 triple term (`isTRIPLE`, from
+    /// SPARQL 1.2: a store without RDF 1.2 answers 400).
+    pub(crate) fn count_triple_terms(&self) -> String {
+        format!(
+            "SELECT (COUNT(*) AS ?n) WHERE {{ {} FILTER(isTRIPLE(?o)) }}",
+            self.in_scope("?s ?p ?o")
+        )
+    }
+
+    /// The routed IRIs in subject, predicate or object position: all of them, or one page.
+    pub(crate) fn term_candidates(&self, page: Option<Page<'_>>) -> String {
         let positions = ["?x ?p ?o", "?s ?x ?o", "?s ?p ?x"]
             .map(|pattern| self.in_scope(pattern))
             .join(" UNION ");
-        self.page(&positions, after, limit)
+        self.candidates(&positions, page)
     }
 
-    /// One page of the routed names of named graphs (with [`Graphs::All`] only).
-    pub(crate) fn graph_candidates(&self, after: Option<&str>, limit: usize) -> String {
+    /// The routed names of named graphs (with [`Graphs::All`] only): all of them, or one page.
+    pub(crate) fn graph_candidates(&self, page: Option<Page<'_>>) -> String {
         let not_links = match &self.links {
             Some(links) => format!(" FILTER(?x != {links})"),
             None => String::new(),
         };
-        self.page(&format!("GRAPH ?x {{ }}{not_links}"), after, limit)
+        self.candidates(&format!("GRAPH ?x {{ }}{not_links}"), page)
     }
 
-    /// The distinct IRIs of `pattern` first, and only then the string functions, once per IRI:
-    /// the store evaluates them after decoding the IRI, which costs more than the scan.
-    fn page(&self, pattern: &str, after: Option<&str>, limit: usize) -> String {
-        let after = match after {
+    /// The distinct terms of `pattern` first, and only then the tests, once per term: the
+    /// store evaluates the string functions after decoding the term, which costs more than the
+    /// scan. Without a page, in the order the store gives them; with one, the `limit` first
+    /// after `after` in code point order (which costs a sort of them all on every page).
+    fn candidates(&self, pattern: &str, page: Option<Page<'_>>) -> String {
+        let after = match page.and_then(|page| page.after) {
             Some(after) => format!(" FILTER(STR(?x) > {})", string(after)),
             None => String::new(),
         };
+        let order = match page {
+            Some(page) => format!(" ORDER BY STR(?x) LIMIT {}", page.limit),
+            None => String::new(),
+        };
         format!(
-            "SELECT ?x WHERE {{ {{ SELECT DISTINCT ?x WHERE {{ {pattern} FILTER(isIRI(?x)) }} }}{after} \
-             BIND(LCASE(SUBSTR(STR(?x), 1, {})) AS ?head) FILTER({}) }} ORDER BY STR(?x) LIMIT {limit}",
+            "SELECT ?x WHERE {{ {{ SELECT DISTINCT ?x WHERE {{ {pattern} }} }} FILTER(isIRI(?x)){after} \
+             BIND(LCASE(SUBSTR(STR(?x), 1, {})) AS ?head) FILTER({}) }}{order}",
             self.head, self.routed
         )
     }
@@ -269,7 +290,10 @@ mod tests {
             ["info", "https://DOI.org"].into_iter(),
             None,
         );
-        let query = sparql.term_candidates(Some("x\"y"), 10);
+        let query = sparql.term_candidates(Some(Page {
+            after: Some("x\"y"),
+            limit: 10,
+        }));
         assert!(
             query.contains(r#"BIND(LCASE(SUBSTR(STR(?x), 1, 15)) AS ?head)"#),
             "{query}"
@@ -278,6 +302,12 @@ mod tests {
         assert!(query.contains(r#"STRSTARTS(?head, "info:")"#), "{query}");
         assert!(query.contains(r#"FILTER(STR(?x) > "x\"y")"#), "{query}");
         assert!(query.ends_with("ORDER BY STR(?x) LIMIT 10"), "{query}");
+        let all = sparql.term_candidates(None);
+        assert!(
+            all.ends_with(r#"STRSTARTS(?head, "https://doi.org")) }"#),
+            "{all}"
+        );
+        assert!(!all.contains("ORDER BY") && !all.contains("> \""), "{all}");
     }
 
     #[test]
