@@ -141,7 +141,48 @@ impl<'a> FedoraUri<'a> {
                 0,
             ));
         }
+        if let Some(uri) = Self::canonical_object(iri) {
+            return Ok(uri);
+        }
         Parts::parse(iri)?.assemble(iri)
+    }
+
+    /// The object URI `iri` when it is already canonical (`info:fedora/` in lower case, a valid
+    /// PID with upper-case escapes, nothing after it): one byte scan, no allocation. `None`
+    /// leaves every other input, valid or not, to the full parse.
+    fn canonical_object(iri: &'a str) -> Option<Self> {
+        let pid = iri.strip_prefix(PREFIX)?;
+        let colon = find_byte(pid, b':')?;
+        let (namespace, object_id) = (&pid.as_bytes()[..colon], &pid.as_bytes()[colon + 1..]);
+        let namespace_ok = namespace
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.'));
+        let upper_hex = |b: &u8| b.is_ascii_digit() || (b'A'..=b'F').contains(b);
+        let mut i = 0;
+        while let Some(&b) = object_id.get(i) {
+            if b == b'%' {
+                if !object_id.get(i + 1..i + 3)?.iter().all(upper_hex) {
+                    return None;
+                }
+                i += 3;
+            } else if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'~' | b'_') {
+                i += 1;
+            } else {
+                return None;
+            }
+        }
+        let doubled =
+            namespace.eq_ignore_ascii_case(b"info") && object_id.eq_ignore_ascii_case(b"fedora");
+        (namespace_ok
+            && !namespace.is_empty()
+            && !object_id.is_empty()
+            && pid.len() <= MAX_PID_LEN
+            && !doubled)
+            .then(|| FedoraUri {
+                iri: Cow::Borrowed(iri),
+                pid: PREFIX.len()..iri.len(),
+                target: TargetRanges::Object,
+            })
     }
 
     /// The object's PID (`*` in the resource index's `info:fedora/*/DS` patterns).
@@ -751,6 +792,47 @@ impl SchemeAdapter for FedoraAdapter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn canonical_object_fast_path_agrees_with_the_full_parse() {
+        let mut inputs = vec![String::new()];
+        let alphabet = [
+            "a", "Z", "0", ":", "%", "3", "A", "f", "~", "_", "/", "#", "é",
+        ];
+        for _ in 0..5 {
+            inputs = inputs
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .chain(inputs.iter().cloned())
+                .collect();
+            inputs.dedup();
+        }
+        inputs.extend(["info:fedora".into(), "INFO:fedora".into(), "a".repeat(60)]);
+        inputs.extend([
+            "x:".to_owned() + &"b".repeat(62),
+            "x:".to_owned() + &"b".repeat(63),
+        ]);
+        let mut fast = 0;
+        for tail in &inputs {
+            let iri = format!("{PREFIX}{tail}");
+            let full = Parts::parse(&iri).and_then(|p| p.assemble(&iri));
+            if let Some(uri) = FedoraUri::canonical_object(&iri) {
+                fast += 1;
+                let full = full.unwrap_or_else(|e| panic!("{iri}: fast path took it, full: {e}"));
+                assert_eq!(uri, full, "{iri}");
+                assert!(matches!(full.into_cow(), Cow::Borrowed(_)), "{iri}");
+            } else if let Ok(full) = full {
+                let canonical_object = full.kind() == Kind::FedoraObject
+                    && !iri.contains('#')
+                    && matches!(full.clone().into_cow(), Cow::Borrowed(_));
+                assert!(
+                    !canonical_object,
+                    "{iri}: canonical object left to the full parse"
+                );
+            }
+        }
+        assert!(fast > 1000, "{fast}");
+    }
 
     #[test]
     fn canonical_uris_are_borrowed() {

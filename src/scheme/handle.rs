@@ -375,11 +375,19 @@ impl HandleAdapter {
     /// The resolver prefix `iri` starts with: the rest and its offset. A path under the proxies'
     /// `api/` (their REST API: `/api/handles/NA/local` is the handle's record) is not a handle.
     fn strip_resolver<'a>(&self, iri: &'a str) -> Option<(&'a str, usize)> {
+        let not_api = |&(rest, _): &(&str, usize)| !rest.starts_with("api/");
+        if let Some(found) = PROXIES
+            .iter()
+            .find_map(|p| p.strip_exact(iri))
+            .filter(not_api)
+        {
+            return Some(found);
+        }
         let at = HttpAuthority::of(iri)?;
         PROXIES
             .iter()
             .find_map(|p| p.strip_at(iri, at))
-            .filter(|(rest, _)| !rest.starts_with("api/"))
+            .filter(not_api)
             .or_else(|| self.resolvers.iter().find_map(|p| p.strip_at(iri, at)))
     }
 

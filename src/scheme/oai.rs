@@ -103,8 +103,57 @@ impl<'a> OaiIdentifier<'a> {
 
 canonical_text!(OaiIdentifier, text);
 
+/// Byte classes of the two rules, one table lookup a byte.
+const DOMAIN_WORD: u8 = 1;
+const URIC: u8 = 2;
+static CLASSES: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'-' {
+            table[b] |= DOMAIN_WORD;
+        }
+        if is_reserved(c) || is_unreserved(c) {
+            table[b] |= URIC;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// Checks `namespace-identifier = domainname-word "." domainname` (shared with POIs).
 pub(crate) fn check_domain(s: &str, kind: Kind, base: usize) -> Result<(), IdError> {
+    if is_domain(s.as_bytes()) {
+        Ok(())
+    } else {
+        domain_error(s, kind, base)
+    }
+}
+
+/// Whether `s` is a domain name of two or more words: one pass over a byte table.
+fn is_domain(s: &[u8]) -> bool {
+    let mut word_start = true;
+    let mut dots = 0;
+    for &b in s {
+        if word_start {
+            if !b.is_ascii_alphabetic() {
+                return false;
+            }
+            word_start = false;
+        } else if b == b'.' {
+            word_start = true;
+            dots += 1;
+        } else if CLASSES[usize::from(b)] & DOMAIN_WORD == 0 {
+            return false;
+        }
+    }
+    !word_start && dots > 0
+}
+
+/// The error of a namespace-identifier that is not a domain name.
+#[cold]
+fn domain_error(s: &str, kind: Kind, base: usize) -> Result<(), IdError> {
     let part = "namespace-identifier";
     if s.is_empty() {
         return Err(IdError::new(kind, Rule::Empty { part }, base));
@@ -147,18 +196,64 @@ pub(crate) fn check_domain(s: &str, kind: Kind, base: usize) -> Result<(), IdErr
 }
 
 /// RFC 2396 `reserved`.
-fn is_reserved(c: char) -> bool {
-    matches!(c, ';' | '/' | '?' | ':' | '@' | '&' | '=' | '+' | '$' | ',')
+const fn is_reserved(c: u8) -> bool {
+    matches!(
+        c,
+        b';' | b'/' | b'?' | b':' | b'@' | b'&' | b'=' | b'+' | b'$' | b','
+    )
 }
 
 /// RFC 2396 `unreserved`.
-fn is_unreserved(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '!' | '~' | '*' | '\'' | '(' | ')')
+const fn is_unreserved(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(
+            c,
+            b'-' | b'_' | b'.' | b'!' | b'~' | b'*' | b'\'' | b'(' | b')'
+        )
+}
+
+/// Whether `b` is a byte of `uric` other than `%`.
+fn is_uric(b: u8) -> bool {
+    CLASSES[usize::from(b)] & URIC != 0
 }
 
 /// Checks `local-identifier = 1*uric` with upper-case hex, no escape of a reserved or
 /// unreserved character (shared with POIs).
 pub(crate) fn check_uric(s: &str, kind: Kind, base: usize) -> Result<(), IdError> {
+    if is_local_identifier(s) {
+        Ok(())
+    } else {
+        local_identifier_error(s, kind, base)
+    }
+}
+
+/// Whether `s` is a non-empty `1*uric` whose escapes are upper-case and needed: one pass over
+/// a byte table.
+fn is_local_identifier(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b == b'%' {
+            match crate::pct::escape_at(s, i) {
+                Some(d)
+                    if !is_uric(d) && !bytes[i + 1..i + 3].iter().any(u8::is_ascii_lowercase) =>
+                {
+                    i += 3;
+                }
+                _ => return false,
+            }
+        } else if is_uric(b) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    i > 0
+}
+
+/// The error of a local-identifier that is not `1*uric` with needed, upper-case escapes.
+#[cold]
+fn local_identifier_error(s: &str, kind: Kind, base: usize) -> Result<(), IdError> {
     if s.is_empty() {
         return Err(IdError::new(
             kind,
@@ -177,12 +272,10 @@ pub(crate) fn check_uric(s: &str, kind: Kind, base: usize) -> Result<(), IdError
                 Some(_) if s[i + 1..i + 3].bytes().any(|b| b.is_ascii_lowercase()) => {
                     Some(Rule::LowercaseHex)
                 }
-                Some(b) if is_reserved(b as char) || is_unreserved(b as char) => {
-                    Some(Rule::NeedlessEscape { ch: b as char })
-                }
+                Some(b) if is_uric(b) => Some(Rule::NeedlessEscape { ch: b as char }),
                 Some(_) => None,
             }
-        } else if is_reserved(c) || is_unreserved(c) {
+        } else if c.is_ascii() && is_uric(c as u8) {
             None
         } else {
             Some(Rule::Char {
@@ -305,6 +398,33 @@ mod tests {
         for input in ["oai:foo.a:x", "oai:a-b.c-d:;/?:@&=+$,-_.!~*'()%20%25"] {
             let id = OaiIdentifier::parse(input).unwrap();
             assert!(matches!(id.into_cow(), Cow::Borrowed(s) if s == input));
+        }
+    }
+
+    /// Every string of up to `len` characters of `alphabet`.
+    fn strings(alphabet: &[&str], len: u32) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = all.clone();
+        for _ in 0..len {
+            last = last
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    /// The byte-table scans accept exactly what the character-by-character checks accept.
+    #[test]
+    fn table_scans_agree_with_the_full_checks() {
+        for s in strings(&["a", "Z", "1", "-", ".", "_", "é"], 5) {
+            let full = domain_error(&s, Kind::Oai, 0).is_ok();
+            assert_eq!(is_domain(s.as_bytes()), full, "{s:?}");
+        }
+        for s in strings(&["a", "%", "2", "F", "f", "0", "7", "/", " ", "é"], 5) {
+            let full = local_identifier_error(&s, Kind::Oai, 0).is_ok();
+            assert_eq!(is_local_identifier(&s), full, "{s:?}");
         }
     }
 }

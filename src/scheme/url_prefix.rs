@@ -82,7 +82,20 @@ impl UrlPrefix {
     ///
     /// Returns the rest and the offset where it starts.
     pub(crate) fn strip<'a>(&self, iri: &'a str) -> Option<(&'a str, usize)> {
-        self.strip_at(iri, HttpAuthority::of(iri)?)
+        self.strip_exact(iri)
+            .or_else(|| self.strip_at(iri, HttpAuthority::of(iri)?))
+    }
+
+    /// [`strip`](Self::strip) for the usual spelling only: `http://` or `https://`, the host in
+    /// lower case, no default port. A byte comparison, cheaper than the authority scan.
+    pub(crate) fn strip_exact<'a>(&self, iri: &'a str) -> Option<(&'a str, usize)> {
+        let rest = iri.strip_prefix("http")?;
+        let rest = rest.strip_prefix('s').unwrap_or(rest);
+        let rest = rest
+            .strip_prefix("://")?
+            .strip_prefix(self.authority.as_ref())?
+            .strip_prefix(self.path.as_ref())?;
+        Some((rest, iri.len() - rest.len()))
     }
 
     /// [`strip`](Self::strip) for an `iri` whose authority was already found: one scan of the
@@ -193,6 +206,41 @@ pub(crate) mod tests {
         assert_eq!(q.strip("http://doi.org:443/10.1/x"), None);
         assert_eq!(q.strip("https://doi.organic/10.1/x"), None);
         assert_eq!(q.strip("ftp://doi.org/10.1/x"), None);
+        assert_eq!(q.strip("httpss://doi.org/10.1/x"), None);
+    }
+
+    /// The exact comparison agrees with the authority scan wherever it answers.
+    #[test]
+    fn exact_match_agrees_with_the_scan() {
+        let prefixes = [
+            UrlPrefix::fixed("doi.org", "/"),
+            UrlPrefix::fixed("purl.org", "/poi/"),
+            UrlPrefix::parse("http://Host.example:8080/fedora").unwrap(),
+        ];
+        let iris = [
+            "http://doi.org/10.1/x",
+            "https://doi.org/10.1/x",
+            "https://doi.org:443/10.1/x",
+            "HTTP://DOI.ORG/10.1/x",
+            "https://doi.organic/10.1/x",
+            "http://purl.org/poi/a.b/c",
+            "http://purl.org/poix/a.b/c",
+            "https://purl.org:80/poi/a",
+            "http://host.example:8080/fedora/x",
+            "http://host.example/fedora/x",
+            "httpx://doi.org/10.1/x",
+            "http:/doi.org/x",
+            "",
+        ];
+        for p in &prefixes {
+            for iri in iris {
+                let scanned = HttpAuthority::of(iri).and_then(|at| p.strip_at(iri, at));
+                if let Some(exact) = p.strip_exact(iri) {
+                    assert_eq!(Some(exact), scanned, "{p:?} {iri}");
+                }
+                assert_eq!(p.strip(iri), scanned, "{p:?} {iri}");
+            }
+        }
     }
 
     #[test]
