@@ -34,6 +34,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from functools import partial
 from itertools import islice
 
 from pyspark import SparkFiles, StorageLevel, cloudpickle
@@ -421,16 +422,9 @@ def process_output(command, workdir, key, tag, blocks=None, rename=None):
 
 def rewrite_lines(lines_rdd, args, binary, side_files, files, reports, key_prefix):
     """Each partition of `lines_rdd` (bytes) through one pidcanon process as one stream."""
-    tag = tagged(side_files)
 
     def rewrite_partition(index, lines):
-        key = key_prefix + str(index)
-        workdir = process_directory(files)
-        command = process_command(binary, workdir, args, side_files, files)
-        sent = LineCount()
-        stderr, received = yield from process_output(command, workdir, key, tag, blocks=joined_lines(lines, sent))
-        check_lines(key, stderr[2], sent.lines, received)
-        yield from finish_process(workdir, side_files, reports, key, stderr, sent.lines)
+        return rewrite_fed(key_prefix + str(index), partial(joined_lines, lines), None, args, binary, side_files, files, reports)
 
     return lines_rdd.mapPartitionsWithIndex(rewrite_partition)
 
@@ -438,20 +432,23 @@ def rewrite_lines(lines_rdd, args, binary, side_files, files, reports, key_prefi
 def rewrite_line_files(sc, paths, args, binary, side_files, files, reports):
     """Each N-Triples/N-Quads file whole through one process, fed from its bytes: no line is
     handled in Python on its own (`--split files`)."""
-    tag = tagged(side_files)
 
     def rewrite_file(record):
         path, data = record
-        key = "file " + path
-        workdir = process_directory(files)
-        command = process_command(binary, workdir, args, side_files, files)
-        sent = LineCount()
-        chunks = file_chunks(path, data, sent)
-        stderr, received = yield from process_output(command, workdir, key, tag, blocks=chunks, rename=("<stdin>", path))
-        check_lines(key, stderr[2], sent.lines, received)
-        yield from finish_process(workdir, side_files, reports, key, stderr, sent.lines)
+        return rewrite_fed("file " + path, partial(file_chunks, path, data), ("<stdin>", path), args, binary, side_files, files, reports)
 
     return sc.binaryFiles(",".join(paths), minPartitions=len(paths)).flatMap(rewrite_file)
+
+
+def rewrite_fed(key, feed, rename, args, binary, side_files, files, reports):
+    """One process of a line format, fed `feed(count)` (blocks, their lines counted): its
+    output as tagged blocks, then its side files; the line counts checked, its report kept."""
+    workdir = process_directory(files)
+    command = process_command(binary, workdir, args, side_files, files)
+    sent = LineCount()
+    stderr, received = yield from process_output(command, workdir, key, tagged(side_files), blocks=feed(sent), rename=rename)
+    check_lines(key, stderr[2], sent.lines, received)
+    yield from finish_process(workdir, side_files, reports, key, stderr, sent.lines)
 
 
 def check_lines(key, report, sent, received):
