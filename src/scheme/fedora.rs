@@ -154,9 +154,7 @@ impl<'a> FedoraUri<'a> {
         let pid = iri.strip_prefix(PREFIX)?;
         let colon = find_byte(pid, b':')?;
         let (namespace, object_id) = (&pid.as_bytes()[..colon], &pid.as_bytes()[colon + 1..]);
-        let namespace_ok = namespace
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.'));
+        let namespace_ok = namespace.iter().all(|&b| is_namespace_byte(b));
         let upper_hex = |b: &u8| b.is_ascii_digit() || (b'A'..=b'F').contains(b);
         let mut i = 0;
         while let Some(&b) = object_id.get(i) {
@@ -165,7 +163,7 @@ impl<'a> FedoraUri<'a> {
                     return None;
                 }
                 i += 3;
-            } else if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'~' | b'_') {
+            } else if is_object_id_byte(b) {
                 i += 1;
             } else {
                 return None;
@@ -453,7 +451,7 @@ fn parse_pid(s: &str, kind: Kind, base: usize) -> Result<Pid<'_>, IdError> {
     }
     if let Some((i, ch)) = namespace
         .char_indices()
-        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.')))
+        .find(|&(_, c)| !u8::try_from(c).is_ok_and(is_namespace_byte))
     {
         return err(
             Rule::Char {
@@ -468,7 +466,7 @@ fn parse_pid(s: &str, kind: Kind, base: usize) -> Result<Pid<'_>, IdError> {
     }
     if let Some((i, ch)) = object_id
         .char_indices()
-        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '~' | '_' | '%')))
+        .find(|&(_, c)| !u8::try_from(c).is_ok_and(is_object_id_byte))
     {
         return err(
             Rule::Char {
@@ -559,6 +557,16 @@ fn ncname<'a>(
 }
 
 /// XML 1.0 (5th ed.) `NameStartChar` without `:`.
+/// A character of a PID's namespace-id: `ALPHA / DIGIT / "-" / "."`.
+fn is_namespace_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.')
+}
+
+/// A character of a PID's object-id: `ALPHA / DIGIT / "-" / "." / "~" / "_" / "%"` (an escape).
+fn is_object_id_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'~' | b'_' | b'%')
+}
+
 fn is_name_start_char(c: char) -> bool {
     c.is_ascii_alphabetic()
         || c == '_'
