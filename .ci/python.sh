@@ -13,11 +13,11 @@ python3 -m venv "$venv"
 (cd python && cargo fmt -- --check && cargo clippy --all-targets -- -D warnings)
 (cd python && "../$venv/bin/ruff" check && "../$venv/bin/ruff" format --check)
 "$venv/bin/pip" install -q ./python
-cargo build --bin pidcanon
+cargo build --release --quiet --bin pidcanon
 
 # From a directory without python/pidcanon on sys.path: the installed package is tested.
 cd target
 "venvs/python/bin/python" -m mypy.stubtest pidcanon._pidcanon
-PIDCANON_CLI="$PWD/debug/pidcanon" "venvs/python/bin/pytest" -q -p no:cacheprovider \
+PIDCANON_CLI="$PWD/release/pidcanon" "venvs/python/bin/pytest" -q -p no:cacheprovider \
   --rootdir ../python ../python/tests
 "venvs/python/bin/pytest" -q -p no:cacheprovider --doctest-modules --pyargs pidcanon
