@@ -8,13 +8,14 @@ runs alternating the commands:
 1. `pidcanon rewrite --threads 1/2` against the job (spark/pidcanon_spark.py) in local[1] and
    local[2], input to output on the same disk: the corpus as 4 files given whole to the
    processes (`--split files`), and as one file in 4 partitions of lines (`--split lines`);
-2. where the time goes in local[1]: Spark reading and writing the text in the JVM alone; the
-   job's transport (lines into a Python worker, to the process in blocks, its output back in
-   blocks: `pidcanon_spark.process_output`) to `cat` and to `pidcanon rewrite`; and, for
-   comparison, the JVM's own (Scala) `RDD.pipe` and PySpark's `RDD.pipe` (every line through
-   Python one by one) to the same binary. With `--split files` the pipe's cost per statement
-   is the whole transport to `cat`; with `--split lines`, the transport to `cat` less the
-   JVM-only text in and out;
+2. where the time goes in local[1]: Spark reading and writing the text in the JVM alone (the
+   floor of any job that reads and writes text in Spark); whole files' bytes through a Python
+   worker and back as blocks of lines, with no process; the job's transport (to the process in
+   blocks, its output back in blocks: `pidcanon_spark.process_output`) to `cat` and to
+   `pidcanon rewrite`, for whole files and for partitions of lines; and, for comparison, the
+   JVM's own (Scala) `RDD.pipe` and PySpark's `RDD.pipe` (every line through Python one by
+   one) to the same binary. The pipe's cost per statement is the transport to `cat` less
+   Spark's own text in and out (JVM only);
 3. the projection to a cluster from these figures (what is measured, what is projected).
 
 Each figure is given twice: wall clock, and CPU time — of the pidcanon process, or of the whole
@@ -25,6 +26,7 @@ when it has the core to itself. The Spark times are those of the job (from readi
 part file written), without starting the JVM, which a cluster pays once per application.
 """
 
+import io
 import os
 import resource
 import shutil
@@ -112,6 +114,12 @@ def whole(command):
     return file
 
 
+def as_blocks(record):
+    """A file's bytes as blocks of whole lines, each without its last newline, as the job's
+    transport passes a process's output on; no process."""
+    yield from pidcanon_spark.line_blocks(io.BytesIO(record[1]))
+
+
 def main():
     triples = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -165,7 +173,8 @@ def main():
                 for name, save in (
                     ("jvm text only", jvm_lines.saveAsTextFile),
                     ("jvm pipe pidcanon", jvm_lines.pipe(pipe_pidcanon).saveAsTextFile),
-                    ("files cat", sc.binaryFiles(parts).flatMap(whole(["cat"])).saveAsTextFile),
+                    ("files bytes", sc.binaryFiles(parts, partitions).flatMap(as_blocks).saveAsTextFile),
+                    ("files cat", sc.binaryFiles(parts, partitions).flatMap(whole(["cat"])).saveAsTextFile),
                     ("blocks cat", byte_lines.mapPartitions(through(["cat"])).saveAsTextFile),
                     ("blocks pidcanon", byte_lines.mapPartitions(through(pipe_pidcanon.split())).saveAsTextFile),
                     ("pipe pidcanon", lines.pipe(pipe_pidcanon, checkCode=True).saveAsTextFile),
@@ -202,8 +211,9 @@ def main():
         ("job in `local[2]`, `--split lines` (4 partitions)", "job local[2]"),
     ))
     table("local[1]", (
-        ("whole files: Spark's bytes → the job's transport to `cat` → text out", "files cat"),
-        ("Spark text in → text out, JVM only", "jvm text only"),
+        ("Spark text in → text out, JVM only (Spark's own floor)", "jvm text only"),
+        ("whole files: Spark's bytes → Python worker → blocks of lines → text out, no process", "files bytes"),
+        ("… through the job's transport to `cat`", "files cat"),
         ("… through the job's transport (Python worker, blocks) to `cat`", "blocks cat"),
         ("… through the job's transport to `pidcanon rewrite`", "blocks pidcanon"),
         ("the job (transport + checks + report)", "job local[1]"),
@@ -211,14 +221,16 @@ def main():
         ("for comparison: PySpark's `RDD.pipe` (line by line) to `pidcanon rewrite`", "pipe pidcanon"),
     ))
     alone_ns = cpu["process local[1]"] / triples * 1e9
-    files_ns = cpu["files cat"] / triples * 1e9
+    files_ns = (cpu["files cat"] - cpu["jvm text only"]) / triples * 1e9
+    floor_ns = cpu["jvm text only"] / triples * 1e9
     lines_pipe_ns = (cpu["blocks cat"] - cpu["jvm text only"]) / triples * 1e9
     job_ns = cpu["job files local[1]"] / triples * 1e9
     per_core = triples / cpu["job files local[2]"]
-    print(f"measured: the pipe with --split files (Spark reads the file's bytes -> Python worker -> process -> "
-          f"Python worker -> JVM writes the text, cat's own work included) costs {files_ns:,.0f} ns of CPU per "
-          f"statement, {files_ns / alone_ns:.0%} of pidcanon alone ({alone_ns:,.0f} ns); the whole job "
-          f"{job_ns:,.0f} ns, {job_ns / alone_ns:.1f}x the process alone (CPU, local[1])")
+    print(f"measured: the pipe with --split files (Spark's bytes -> Python worker -> process -> Python worker -> "
+          f"JVM, cat's own work included), beyond Spark's own text reading and writing ({floor_ns:,.0f} ns), costs "
+          f"{files_ns:,.0f} ns of CPU per statement, {files_ns / alone_ns:.0%} of pidcanon alone ({alone_ns:,.0f} ns); "
+          f"the whole job {job_ns:,.0f} ns, {job_ns / alone_ns:.1f}x the process alone (CPU, local[1]); best case for "
+          f"any pipe: Spark's floor + the process = {floor_ns + alone_ns:,.0f} ns")
     print(f"measured: with --split lines, the pipe beyond Spark's own text reading and writing costs "
           f"{lines_pipe_ns:,.0f} ns per statement")
     print(f"measured: wall clock, job (--split files) against process: {wall['process local[1]'] / wall['job files local[1]']:.2f}x in local[1], "

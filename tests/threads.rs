@@ -245,3 +245,33 @@ fn turtle_findings_of_escaped_prefixed_names_are_the_same_on_two_threads() {
     assert!(one == two, "two threads differ");
     same(&heard_one, &heard_two);
 }
+
+/// A base declaration that the light scan does not see (`BASE` followed by a comment, not by
+/// white space), in a piece of its own: the next piece is sent with the base the scan guessed,
+/// its parse disagrees with what the piece before it left, and the rest is read on one thread —
+/// the relative IRIs after it are resolved against the new base, as on one thread.
+#[test]
+fn a_declaration_the_scan_misses_sends_the_rest_to_one_thread() {
+    let mut input = String::from("@base <http://a.example/> .\n");
+    for i in 0..60_000 {
+        input += &format!("<s{i}> <p> <o{i}> .\n");
+    }
+    input += "BASE#a comment, where the scan looks for white space\n<http://b.example/>\n";
+    for i in 0..60_000 {
+        input += &format!("<t{i}> <p> <o{i}> .\n");
+    }
+    let (one, _) = rewrite(input.as_bytes(), RdfFormat::Turtle, RdfFormat::NTriples, 1);
+    let text = String::from_utf8_lossy(&one);
+    assert!(text.contains("<http://a.example/s59999> <http://a.example/p>"));
+    assert!(text.contains("<http://b.example/t0> <http://b.example/p>"));
+    assert!(text.contains("<http://b.example/t59999> <http://b.example/p>"));
+    for threads in [2, 3] {
+        let (many, _) = rewrite(
+            input.as_bytes(),
+            RdfFormat::Turtle,
+            RdfFormat::NTriples,
+            threads,
+        );
+        assert!(one == many, "{threads} threads differ");
+    }
+}
