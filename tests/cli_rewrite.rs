@@ -268,6 +268,57 @@ fn lenient_passes_bad_lines_through_or_to_the_rejects() {
     );
 }
 
+/// A Turtle statement that does not parse goes to the rejects with its own lines: not with the
+/// last line of the statement before it, which was written — unless that line holds more than
+/// the end of a statement (then it is kept whole: some of it may belong to the bad one).
+#[test]
+fn turtle_rejects_hold_the_bad_statement_and_not_the_end_of_the_one_before() {
+    let dir = Dir::new("turtle-rejects");
+    let rejects = dir.path("rejects.ttl");
+    let rewrite = |ttl: &str| {
+        let args = [
+            "rewrite",
+            "-q",
+            "--lenient",
+            "--reject",
+            p(&rejects),
+            "-i",
+            "ttl",
+            "--to",
+            "nt",
+        ];
+        let out = run(&args, ttl);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        (
+            text(&out.stdout),
+            std::fs::read_to_string(&rejects).expect("rejects"),
+        )
+    };
+    let prefix = "@prefix ex: <http://example.org/> .\n";
+    let (out, rejected) = rewrite(&format!(
+        "{prefix}ex:a ex:p ex:b .\nex:c ex:p\n  ex:d .  # done\nex:e ex:p \"unterminated .\nex:f ex:p ex:g .\n"
+    ));
+    assert_eq!(
+        out,
+        "<http://example.org/a> <http://example.org/p> <http://example.org/b> .\n\
+         <http://example.org/c> <http://example.org/p> <http://example.org/d> .\n\
+         <http://example.org/f> <http://example.org/p> <http://example.org/g> .\n"
+    );
+    assert_eq!(rejected, "ex:e ex:p \"unterminated .\n");
+
+    // The bad statement starts on the line the good one ends on: that line is kept whole.
+    let (_, rejected) = rewrite(&format!(
+        "{prefix}ex:c ex:p\n  ex:d . ex:e ex:p\n \"unterminated .\nex:f ex:p ex:g .\n"
+    ));
+    assert_eq!(rejected, "  ex:d . ex:e ex:p\n \"unterminated .\n");
+
+    // A long string the line starts within: the scan cannot tell, the line is kept whole.
+    let (_, rejected) = rewrite(&format!(
+        "{prefix}ex:c ex:p \"\"\"two\nlines\"\"\" .\nex:e ex:p \"unterminated .\n"
+    ));
+    assert_eq!(rejected, "lines\"\"\" .\nex:e ex:p \"unterminated .\n");
+}
+
 #[test]
 fn invalid_identifiers_are_kept_and_reported_or_fatal_under_strict() {
     let input = "<info:fedora/de_mo:1> <http://b/> <http://c/> .\n";

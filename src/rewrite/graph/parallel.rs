@@ -644,11 +644,66 @@ impl Scanner {
     }
 }
 
+/// Whether `line` holds the end of exactly one statement and nothing after it but spaces and a
+/// comment, as far as the light scan can tell from the line alone (false where it cannot tell:
+/// a line that starts within a long string, say).
+///
+/// ```text
+/// "  ex:d .  # done\n"        true
+/// "ex:a ex:p ex:b . ex:c ex:p" false (a statement starts after the end)
+/// "ex:a ex:p ex:b ;"          false (no end)
+/// ```
+pub(crate) fn ends_one_statement(line: &[u8]) -> bool {
+    let mut scanner = Scanner::default();
+    let mut ends = 0;
+    while scanner.at < line.len() {
+        let was_after_dot = scanner.state == State::AfterDot;
+        let Some(step) = scanner.step(line, true) else {
+            return false;
+        };
+        scanner.at += step;
+        if scanner.lost {
+            return false;
+        }
+        ends += usize::from(!was_after_dot && scanner.state == State::AfterDot);
+    }
+    ends == 1 && scanner.depth == 0 && scanner.statement_start
+        || ends == 1 && matches!(scanner.state, State::AfterDot | State::AfterDotComment)
+}
+
 /// The byte `n` of `rest`: `None` when it is not read yet; at the end of the input, a space.
 fn peek(rest: &[u8], n: usize, ended: bool) -> Option<u8> {
     match rest.get(n) {
         Some(&b) => Some(b),
         None if ended => Some(b' '),
         None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ends_one_statement;
+
+    #[test]
+    fn a_line_ends_one_statement_when_only_spaces_and_a_comment_follow_its_end() {
+        for line in [
+            "  ex:d .\n",
+            "  ex:d .  # done\n",
+            "ex:a ex:p ex:b .",
+            "ex:a ex:p \"x . y\" .\n",
+        ] {
+            assert!(ends_one_statement(line.as_bytes()), "{line:?}");
+        }
+        for line in [
+            "ex:a ex:p ex:b . ex:c ex:p\n",
+            "ex:a ex:p ex:b ;\n",
+            "ex:a ex:p ex:b . ex:c ex:p ex:d .\n",
+            "lines\"\"\" .\n",
+            "ex:a ex:p ex:b . \"\"\"open\n",
+            "}\n",
+            "\n",
+        ] {
+            assert!(!ends_one_statement(line.as_bytes()), "{line:?}");
+        }
     }
 }

@@ -10,6 +10,7 @@
 //! bytes). In TriG, the new parser is put back into the graph block the error was in.
 
 use super::super::{Location, RewriteError, SyntaxError};
+use super::parallel::ends_one_statement;
 use crate::rdfxml::{LocatedRdfXml, XmlError};
 use oxrdf::{GraphName, Quad, Triple};
 use oxrdfio::{RdfFormat, RdfParser};
@@ -435,6 +436,25 @@ impl Pending {
         }
     }
 
+    /// The text of a syntax error found on line `error_line`: the lines since the last statement,
+    /// less a first line before the error's that holds only the end of that statement (which
+    /// was written, so the rejects do not hold it twice).
+    fn error_span(&self, error_line: u64) -> Span<'_> {
+        let mut span = self.span(Some(error_line));
+        if let (Some(&(_, first, _)), Some(&(next_start, next, _))) =
+            (self.lines.front(), self.lines.get(1))
+        {
+            if first < error_line
+                && next <= error_line
+                && ends_one_statement(&self.text[..next_start])
+            {
+                span.first_line = next;
+                span.text = &span.text[next_start..];
+            }
+        }
+        span
+    }
+
     /// The TriG graph block open at the end of line `line_no`.
     fn block_after(&self, line_no: u64) -> Option<Rc<str>> {
         self.lines
@@ -541,7 +561,7 @@ pub(crate) fn read_lines(
             let declarations = || (parser.prefixes(), parser.base_iri());
             on_item(
                 Item::SyntaxError(error),
-                pending.span(Some(error_line)),
+                pending.error_span(error_line),
                 &declarations,
             )?;
             let graph_block = pending.block_after(error_line);
