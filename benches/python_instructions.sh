@@ -31,3 +31,8 @@ printf '%-50s %s\n' 'canonicalize(x, scheme="doi")' "$(per_item 'for x in items:
 printf '%-50s %s\n' 'canonicalize(x, "doi")' "$(per_item 'for x in items: canonicalize(x, "doi")')"
 printf '%-50s %s\n' 'normalize_doi(x)' "$(per_item 'for x in items: normalize_doi(x)')"
 printf '%-50s %s\n' 'canonicalize_many(items, scheme="doi"), per item' "$(per_item 'many(items, scheme="doi")')"
+# idutils' normalize_doi, the issue's yardstick, if it is installed (`pip install idutils`).
+if "$python" -c 'import idutils' 2>/dev/null; then
+    printf '%-50s %s\n' 'idutils.normalize_doi(x)' "$(per_item 'from idutils import normalize_doi as idutils_doi
+for x in items: idutils_doi(x)')"
+fi
