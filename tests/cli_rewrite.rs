@@ -201,6 +201,13 @@ fn syntax_errors_exit_2_naming_the_line_and_leave_no_output() {
     assert!(!fresh.exists(), "no partial output");
 }
 
+/// `rewrite -q --lenient --reject REJECTS ARGS…` of `input`.
+fn lenient_with_rejects(rejects: &Path, args: &[&str], input: &str) -> Output {
+    let mut all = vec!["rewrite", "-q", "--lenient", "--reject", p(rejects)];
+    all.extend_from_slice(args);
+    run(&all, input)
+}
+
 #[test]
 fn lenient_passes_bad_lines_through_or_to_the_rejects() {
     let dir = Dir::new("lenient");
@@ -232,18 +239,7 @@ fn lenient_passes_bad_lines_through_or_to_the_rejects() {
     );
 
     let rejects = dir.path("rejects.nt");
-    let out = run(
-        &[
-            "rewrite",
-            "-q",
-            "--lenient",
-            "--reject",
-            p(&rejects),
-            "-i",
-            "nt",
-        ],
-        input,
-    );
+    let out = lenient_with_rejects(&rejects, &["-i", "nt"], input);
     assert!(out.status.success());
     assert_eq!(
         text(&out.stdout),
@@ -276,18 +272,7 @@ fn turtle_rejects_hold_the_bad_statement_and_not_the_end_of_the_one_before() {
     let dir = Dir::new("turtle-rejects");
     let rejects = dir.path("rejects.ttl");
     let rewrite = |ttl: &str| {
-        let args = [
-            "rewrite",
-            "-q",
-            "--lenient",
-            "--reject",
-            p(&rejects),
-            "-i",
-            "ttl",
-            "--to",
-            "nt",
-        ];
-        let out = run(&args, ttl);
+        let out = lenient_with_rejects(&rejects, &["-i", "ttl", "--to", "nt"], ttl);
         assert!(out.status.success(), "{}", text(&out.stderr));
         (
             text(&out.stdout),
