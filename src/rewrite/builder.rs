@@ -249,8 +249,9 @@ impl Rewriter {
 
     /// `quad` with every IRI canonicalized; each invalid identifier goes to `on_invalid`.
     fn map_canonical(&self, quad: QuadRef<'_>, mut on_invalid: impl FnMut(&str, IdError)) -> Quad {
+        let mut quad = quad.into_owned();
         map_quad(
-            quad.into_owned(),
+            &mut quad,
             &mut |iri| match self.registry.canonicalize_claimed(iri)? {
                 Ok(Canonical {
                     iri: Cow::Owned(canonical),
@@ -262,6 +263,7 @@ impl Rewriter {
                     None
                 }
             },
-        )
+        );
+        quad
     }
 }

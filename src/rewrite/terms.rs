@@ -1,46 +1,39 @@
 //! Every IRI of a statement through a function; literals and blank nodes untouched.
 
-use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term, Triple};
+use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 
-/// `quad` with every IRI (in triple terms too) replaced by what `f` gives, where it gives one.
-pub(crate) fn map_quad(quad: Quad, f: &mut impl FnMut(&str) -> Option<String>) -> Quad {
-    Quad {
-        subject: map_subject(quad.subject, f),
-        predicate: map_named_node(quad.predicate, f),
-        object: map_term(quad.object, f),
-        graph_name: match quad.graph_name {
-            GraphName::NamedNode(n) => GraphName::NamedNode(map_named_node(n, f)),
-            other => other,
-        },
+/// Replaces every IRI of `quad` (in triple terms too) by what `f` gives, where it gives one.
+/// In place: a statement is mapped without being moved, and a term that does not change is
+/// left as it is.
+pub(crate) fn map_quad(quad: &mut Quad, f: &mut impl FnMut(&str) -> Option<String>) {
+    map_subject(&mut quad.subject, f);
+    map_named_node(&mut quad.predicate, f);
+    map_term(&mut quad.object, f);
+    if let GraphName::NamedNode(graph) = &mut quad.graph_name {
+        map_named_node(graph, f);
     }
 }
 
-fn map_named_node(node: NamedNode, f: &mut impl FnMut(&str) -> Option<String>) -> NamedNode {
-    f(node.as_str()).map_or(node, NamedNode::new_unchecked)
-}
-
-fn map_subject(
-    subject: NamedOrBlankNode,
-    f: &mut impl FnMut(&str) -> Option<String>,
-) -> NamedOrBlankNode {
-    match subject {
-        NamedOrBlankNode::NamedNode(n) => map_named_node(n, f).into(),
-        other => other,
+fn map_named_node(node: &mut NamedNode, f: &mut impl FnMut(&str) -> Option<String>) {
+    if let Some(iri) = f(node.as_str()) {
+        *node = NamedNode::new_unchecked(iri);
     }
 }
 
-fn map_term(term: Term, f: &mut impl FnMut(&str) -> Option<String>) -> Term {
+fn map_subject(subject: &mut NamedOrBlankNode, f: &mut impl FnMut(&str) -> Option<String>) {
+    if let NamedOrBlankNode::NamedNode(node) = subject {
+        map_named_node(node, f);
+    }
+}
+
+fn map_term(term: &mut Term, f: &mut impl FnMut(&str) -> Option<String>) {
     match term {
-        Term::NamedNode(n) => map_named_node(n, f).into(),
-        Term::Triple(t) => {
-            let t = *t;
-            Triple {
-                subject: map_subject(t.subject, f),
-                predicate: map_named_node(t.predicate, f),
-                object: map_term(t.object, f),
-            }
-            .into()
+        Term::NamedNode(node) => map_named_node(node, f),
+        Term::Triple(triple) => {
+            map_subject(&mut triple.subject, f);
+            map_named_node(&mut triple.predicate, f);
+            map_term(&mut triple.object, f);
         }
-        other => other,
+        Term::BlankNode(_) | Term::Literal(_) => {}
     }
 }

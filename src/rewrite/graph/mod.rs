@@ -96,6 +96,11 @@ pub(crate) fn rewrite<W: Write>(
     let Some(mut sink) = graph_output(session).sink.take() else {
         unreachable!("the sink is back after every rewrite")
     };
+    if rewriter.threads < 2 && rewriter.literals.is_none() {
+        let done = stream(session, &reader, input, &mut worker, &mut sink);
+        graph_output(session).sink = Some(sink);
+        return done;
+    }
     // Maps and writes a batch, leaving it empty with its capacity: batches are used again, so
     // that their vectors do not grow anew (and get copied as they grow) for every batch.
     let mut map_and_write = move |batch: &mut GraphBatch, sink: &mut GraphSink| -> Mapped {
@@ -162,6 +167,53 @@ pub(crate) fn rewrite<W: Write>(
     done
 }
 
+/// How many statements are mapped and written one by one before what was found in them is
+/// applied.
+const STREAMED: u32 = 128;
+
+/// Maps and writes each statement as it is read (on one thread, with no identifier literals
+/// to recognize from the statements around them): its terms and lines are still in the
+/// processor's cache, where a batch of them would have left it before being mapped and written.
+fn stream<W: Write>(
+    session: &mut Session<'_, W>,
+    reader: &Reader<'_>,
+    input: &mut impl BufRead,
+    worker: &mut GraphWorker<'_>,
+    sink: &mut GraphSink,
+) -> Result<(), RewriteError> {
+    let rewriter = session.rewriter;
+    let mut found = Found::default();
+    let mut unapplied = 0;
+    let hand_over = |session: &mut Session<'_, W>, sink: &mut GraphSink, found: &mut Found| {
+        let counts = sink.hand_over();
+        apply(session, Ok((std::mem::take(found), counts)))
+    };
+    let read = reader.read(input, |item, span, declarations| {
+        let Item::Statement(quad) = item else {
+            // What was found before it is told first.
+            hand_over(session, sink, &mut found)?;
+            unapplied = 0;
+            return tell(session, item, span);
+        };
+        session.report.statements_read += 1;
+        if !std::mem::replace(&mut graph_output(session).declared, true) {
+            let declarations = declarations();
+            sink.declare(rewriter, &declarations)?;
+            worker.declare(declarations);
+        }
+        if let Some(mapped) = worker.map_one(quad, span, &mut found) {
+            sink.put(rewriter, &mapped)?;
+        }
+        unapplied += 1;
+        if unapplied == STREAMED {
+            unapplied = 0;
+            hand_over(session, sink, &mut found)?;
+        }
+        Ok(())
+    });
+    read.and_then(|()| hand_over(session, sink, &mut found))
+}
+
 /// Takes one parsed item: a statement goes into `batch` (true when the batch is full), a
 /// syntax error to the session.
 fn take<W: Write>(
@@ -198,10 +250,24 @@ fn take<W: Write>(
             *batch = *mapped;
             Ok(true)
         }
-        Item::SyntaxError(error) => session.syntax_error(error, span.text).map(|_| false),
+        other => tell(session, other, span).map(|()| false),
+    }
+}
+
+/// Tells the session of a syntax error or a warning.
+fn tell<W: Write>(
+    session: &mut Session<'_, W>,
+    item: Item,
+    span: Span<'_>,
+) -> Result<(), RewriteError> {
+    match item {
+        Item::SyntaxError(error) => session.syntax_error(error, span.text).map(drop),
         Item::Warning(location, message) => {
             session.warning(location, &message);
-            Ok(false)
+            Ok(())
+        }
+        Item::Statement(_) | Item::Mapped(_) => {
+            unreachable!("statements are taken, not told")
         }
     }
 }

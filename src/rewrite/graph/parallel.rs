@@ -20,6 +20,7 @@
 use super::reader::{Declarations, Ended, Item, LineParser, Premap, Resume, Span, read_lines};
 use super::worker::{GraphBatch, GraphWorker};
 use crate::rewrite::RewriteError;
+use crate::rewrite::events::Found;
 use crate::rewrite::threads::spawn_worker;
 use oxrdfio::RdfFormat;
 use std::collections::VecDeque;
@@ -56,22 +57,41 @@ struct Piece {
 /// one; `None` when the piece does not parse on its own.
 type Parsed = Option<(GraphBatch, Before)>;
 
-/// Parses one piece, stopping at its first syntax error; canonicalizes its statements if given
-/// a worker.
-fn parse(piece: &Piece, worker: Option<&mut GraphWorker<'_>>) -> Parsed {
+/// Parses one piece, stopping at its first syntax error; canonicalizes its statements as they
+/// are parsed if given a worker.
+fn parse(piece: &Piece, mut worker: Option<&mut GraphWorker<'_>>) -> Parsed {
     let (prefixes, base) = &piece.before.declarations;
     let parser = LineParser::declared(RdfFormat::Turtle, base.as_deref(), prefixes).ok()??;
-    let mut batch = GraphBatch::with_capacity(piece.text.len());
+    let mut batch = match worker {
+        Some(_) => GraphBatch::default(),
+        None => GraphBatch::with_capacity(piece.text.len()),
+    };
+    if let Some(worker) = worker.as_deref_mut() {
+        worker.start_piece(piece.first.clone().unwrap_or_default());
+    }
+    let mut found = Found::default();
+    let mut read = 0;
     let resume = Resume {
         lines_before: piece.lines_before,
         context: &piece.before.leftover.1,
     };
     let mut on_item = |item, span: Span<'_>, declarations: &dyn Fn() -> Declarations| match item {
         Item::Statement(quad) => {
-            if batch.quads.is_empty() {
+            read += 1;
+            if read == 1 {
                 batch.declarations = Some(declarations());
             }
-            batch.push(quad, span);
+            let Some(worker) = worker.as_deref_mut() else {
+                batch.push(quad, span);
+                return Ok(());
+            };
+            if read == 1 && piece.first.is_none() {
+                // The input's first statement: IRIs are found with the declarations before it.
+                worker.declare(declarations());
+            }
+            batch
+                .quads
+                .extend(worker.map_statement(quad, span, &mut found));
             Ok(())
         }
         // Read again on one thread, where it is recovered from or reported.
@@ -82,8 +102,7 @@ fn parse(piece: &Piece, worker: Option<&mut GraphWorker<'_>>) -> Parsed {
     let Ended { parser, leftover } =
         read_lines(&piece.text[..], parser, resume, &mut on_item).ok()?;
     if let Some(worker) = worker {
-        let first = piece.first.clone().or_else(|| batch.declarations.clone());
-        worker.premap(&mut batch, first.unwrap_or_default());
+        worker.end_piece(&mut batch, found, read);
         if batch.premapped.as_ref().is_some_and(|p| p.guessed) {
             // Where an IRI is depends on the piece before: read again in order.
             return None;

@@ -6,6 +6,7 @@ use super::reader::Declarations;
 use super::worker::GraphBatch;
 use crate::rewrite::fingerprint::{Fingerprint, Fingerprints};
 use crate::rewrite::{RdfFormat, RewriteError, Rewriter};
+use oxrdf::Quad;
 use oxrdfio::{RdfSerializer, WriterQuadSerializer};
 use std::io::{self, BufWriter, Write};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -50,21 +51,22 @@ impl Write for SharedBuffer {
 
 type Serializer = WriterQuadSerializer<BufWriter<SharedBuffer>>;
 
-/// Where a batch is written.
-enum Writer<'a> {
-    Lines(&'a mut Vec<u8>),
-    Serializer(&'a mut Serializer),
-}
+/// N-Triples and N-Quads lines are handed to the session in blocks of at least this many
+/// bytes: as large as the buffer of the session's writer, which writes such a block straight
+/// to its output instead of copying it into that buffer first.
+const BLOCK: usize = 1 << 16;
 
-/// The serializer (made with the input's declarations when the first batch comes) and, for
+/// The serializer (made with the input's declarations before the first statement) and, for
 /// `--dedup`, the fingerprints of the statements written. N-Triples and N-Quads are written
-/// line by line into `lines` ([`super::lines`]), and moved to the shared buffer per batch.
+/// line by line into `lines` ([`super::lines`]), and moved to the shared buffer in blocks.
 pub(crate) struct GraphSink {
     shared: SharedBuffer,
     serializer: Option<Box<Serializer>>,
     lines: Option<Vec<u8>>,
     fingerprints: Fingerprints,
     scratch: String,
+    /// Statements written and duplicates dropped since the last hand-over.
+    counts: (u64, u64),
 }
 
 impl GraphSink {
@@ -79,6 +81,7 @@ impl GraphSink {
             lines: lines.then(Vec::new),
             fingerprints: Fingerprints::default(),
             scratch: String::new(),
+            counts: (0, 0),
         }
     }
 
@@ -88,49 +91,85 @@ impl GraphSink {
         rewriter: &Rewriter,
         batch: &mut GraphBatch,
     ) -> Result<(u64, u64), RewriteError> {
-        let declarations = batch.declarations.take().unwrap_or_default();
-        let mut serializer =
-            match (&mut self.lines, &mut self.serializer) {
-                (Some(lines), _) => Writer::Lines(lines),
-                (None, Some(serializer)) => Writer::Serializer(serializer),
-                (None, None) => Writer::Serializer(self.serializer.insert(Box::new(
-                    serializer_for(rewriter, self.shared.clone(), &declarations)?,
-                ))),
-            };
-        let (mut written, mut duplicates) = (0, 0);
-        for quad in batch.quads.drain(..) {
-            if rewriter.drop_duplicates
-                && !self
-                    .fingerprints
-                    .first_time(Fingerprint::of(&quad, &mut self.scratch))
-            {
-                duplicates += 1;
-                continue;
-            }
-            if !quad.graph_name.is_default_graph() && !rewriter.output_format.supports_datasets() {
-                return Err(RewriteError::Usage(format!(
-                    "a statement in the graph {} cannot be written as {} (it has no named \
-                     graphs): write N-Quads or TriG (--to nq)",
-                    quad.graph_name,
-                    rewriter.output_format.name()
-                )));
-            }
-            match &mut serializer {
-                Writer::Lines(lines) => super::lines::write_quad(lines, &quad),
-                Writer::Serializer(serializer) => serializer.serialize_quad(&quad)?,
-            }
-            written += 1;
+        if let Some(declarations) = batch.declarations.take() {
+            self.declare(rewriter, &declarations)?;
         }
-        if let Writer::Lines(lines) = serializer {
-            self.shared.append(lines);
+        for quad in batch.quads.drain(..) {
+            self.put(rewriter, &quad)?;
         }
         batch.clear();
-        Ok((written, duplicates))
+        Ok(self.hand_over())
+    }
+
+    /// Makes the serializer with the input's prefixes, before the first statement (N-Triples
+    /// and N-Quads lines need none).
+    pub(crate) fn declare(
+        &mut self,
+        rewriter: &Rewriter,
+        declarations: &Declarations,
+    ) -> Result<(), RewriteError> {
+        if self.lines.is_none() {
+            self.serializer(rewriter, declarations)?;
+        }
+        Ok(())
+    }
+
+    /// The serializer, made with `declarations` if there is none yet.
+    fn serializer(
+        &mut self,
+        rewriter: &Rewriter,
+        declarations: &Declarations,
+    ) -> Result<&mut Serializer, RewriteError> {
+        let serializer = match self.serializer.take() {
+            Some(serializer) => serializer,
+            None => Box::new(serializer_for(rewriter, self.shared.clone(), declarations)?),
+        };
+        Ok(self.serializer.insert(serializer))
+    }
+
+    /// Serializes a mapped statement, unless it is a duplicate.
+    pub(crate) fn put(&mut self, rewriter: &Rewriter, quad: &Quad) -> Result<(), RewriteError> {
+        if rewriter.drop_duplicates
+            && !self
+                .fingerprints
+                .first_time(Fingerprint::of(quad, &mut self.scratch))
+        {
+            self.counts.1 += 1;
+            return Ok(());
+        }
+        if !quad.graph_name.is_default_graph() && !rewriter.output_format.supports_datasets() {
+            return Err(RewriteError::Usage(format!(
+                "a statement in the graph {} cannot be written as {} (it has no named \
+                 graphs): write N-Quads or TriG (--to nq)",
+                quad.graph_name,
+                rewriter.output_format.name()
+            )));
+        }
+        match &mut self.lines {
+            Some(lines) => super::lines::write_quad(lines, quad),
+            None => self
+                .serializer(rewriter, &Declarations::default())?
+                .serialize_quad(quad)?,
+        }
+        self.counts.0 += 1;
+        Ok(())
+    }
+
+    /// Moves the lines written so far to the shared buffer once they fill a block; returns
+    /// (written, duplicates) since the last hand-over.
+    pub(crate) fn hand_over(&mut self) -> (u64, u64) {
+        if let Some(lines) = &mut self.lines
+            && lines.len() >= BLOCK
+        {
+            self.shared.append(lines);
+        }
+        std::mem::take(&mut self.counts)
     }
 
     /// Ends the document (a serializer that never saw a statement still writes an empty one).
     pub(crate) fn finish(self, rewriter: &Rewriter) -> Result<(), RewriteError> {
-        if self.lines.is_some() {
+        if let Some(mut lines) = self.lines {
+            self.shared.append(&mut lines);
             return Ok(());
         }
         let serializer = match self.serializer {

@@ -161,18 +161,40 @@ impl<'r> GraphWorker<'r> {
         }
     }
 
-    /// Canonicalizes the statements of a batch parsed from a piece of Turtle on its own thread
-    /// ([`super::parallel`]), found with `declared` (the
-    /// declarations before the input's first statement), and records what was found in it.
-    pub(crate) fn premap(&mut self, batch: &mut GraphBatch, declared: Declarations) {
+    /// Labels the made-up blank nodes of one statement read with the lines `span` and
+    /// canonicalizes it (what is found goes to `found`): the statement to write, or `None` when
+    /// it is dropped. With [`Self::declare`], the way to map statement by statement what
+    /// [`Self::map`] maps in batches.
+    pub(crate) fn map_one(
+        &mut self,
+        mut quad: Quad,
+        span: Span<'_>,
+        found: &mut Found,
+    ) -> Option<Quad> {
+        self.labels.relabel(&mut quad);
+        self.map_statement(quad, span, found)
+    }
+
+    /// Sets the input's prefixes and base, to find the IRIs written with them.
+    pub(crate) fn declare(&mut self, declarations: Declarations) {
+        self.declared = declarations;
+    }
+
+    /// Starts canonicalizing a piece of Turtle parsed on its own thread ([`super::parallel`]),
+    /// statement by statement with [`Self::map_statement`], IRIs found with `declared` (the
+    /// declarations before the input's first statement, or else none yet: [`Self::declare`]
+    /// them at the input's first statement).
+    pub(crate) fn start_piece(&mut self, declared: Declarations) {
         self.declared = declared;
         self.finder = IriFinder {
             starting: true,
             ..IriFinder::default()
         };
-        let read = batch.quads.len() as u64;
-        let mut found = Found::default();
-        self.canonicalize(batch, &mut found);
+    }
+
+    /// Ends a piece started with [`Self::start_piece`]: marks `batch` (the statements mapped,
+    /// of `read` parsed) as canonicalized, with what was `found` in it.
+    pub(crate) fn end_piece(&mut self, batch: &mut GraphBatch, found: Found, read: u64) {
         let finder = std::mem::take(&mut self.finder);
         batch.premapped = Some(Premapped {
             found,
@@ -182,57 +204,71 @@ impl<'r> GraphWorker<'r> {
         });
     }
 
+    /// Canonicalizes one statement read with the lines `span`: the statement to write, or
+    /// `None` when it is dropped (a reflexive equivalence statement, `--collapse`).
+    pub(crate) fn map_statement(
+        &mut self,
+        mut quad: Quad,
+        span: Span<'_>,
+        found: &mut Found,
+    ) -> Option<Quad> {
+        let rewriter = self.rewriter;
+        let protected = is_protected(&quad.graph_name);
+        if protected && rewriter.keep_signed {
+            found.signed_statements_kept += 1;
+            return Some(quad);
+        }
+        let sides = equivalence_sides(rewriter, &mut self.uncollapsed, &quad);
+        let (needs, cache, finder, declared) = (
+            self.needs,
+            &mut self.cache,
+            &mut self.finder,
+            &self.declared,
+        );
+        let mut changed = false;
+        map_quad(&mut quad, &mut |iri| {
+            let location = || finder.find(span, iri, declared);
+            let canonical = look_up(cache, &rewriter.registry, needs, iri, location, found);
+            changed |= canonical.is_some();
+            canonical.map(str::to_owned)
+        });
+        if protected && changed {
+            found.events.push(Event::Warning {
+                location: span.start(),
+                message: rewrite_warning(&quad.graph_name),
+            });
+        }
+        match sides {
+            None => Some(quad),
+            Some(None) => {
+                found.dropped += 1;
+                None
+            }
+            Some(Some((subject, object))) => {
+                (quad.subject, quad.object) = (subject.into(), object.into());
+                Some(quad)
+            }
+        }
+    }
+
     /// Canonicalizes the statements of `batch`; what is found goes to `found`.
     fn canonicalize(&mut self, batch: &mut GraphBatch, found: &mut Found) {
         found.clear();
-        let declared = &self.declared;
-        let (rewriter, needs, cache) = (self.rewriter, self.needs, &mut self.cache);
-        let uncollapsed = &mut self.uncollapsed;
-        let (spans, text) = (&batch.spans, &batch.text);
-        let finder = &mut self.finder;
         let quads = std::mem::take(&mut batch.quads);
+        let (spans, text) = (&batch.spans, &batch.text);
         let mut statement_lines = Vec::new();
         batch.quads = quads
             .into_iter()
             .enumerate()
             .filter_map(|(index, quad)| {
-                let span = GraphBatch::span(spans, text, index);
-                let protected = is_protected(&quad.graph_name);
-                if protected && rewriter.keep_signed {
-                    found.signed_statements_kept += 1;
-                    statement_lines.push(spans[index].clone());
-                    return Some(quad);
-                }
-                let sides = equivalence_sides(rewriter, uncollapsed, &quad);
-                let mut changed = false;
-                let mapped = map_quad(quad, &mut |iri| {
-                    let location = || finder.find(span, iri, declared);
-                    let canonical = look_up(cache, &rewriter.registry, needs, iri, location, found);
-                    changed |= canonical.is_some();
-                    canonical.map(str::to_owned)
-                });
-                if protected && changed {
-                    found.events.push(Event::Warning {
-                        location: span.start(),
-                        message: rewrite_warning(&mapped.graph_name),
-                    });
-                }
-                let mapped = match sides {
-                    None => mapped,
-                    Some(None) => {
-                        found.dropped += 1;
-                        return None;
-                    }
-                    Some(Some((subject, object))) => Quad {
-                        subject: subject.into(),
-                        object: object.into(),
-                        ..mapped
-                    },
-                };
+                let mapped =
+                    self.map_statement(quad, GraphBatch::span(spans, text, index), found)?;
                 statement_lines.push(spans[index].clone());
                 Some(mapped)
             })
             .collect();
+        let (rewriter, cache, uncollapsed) =
+            (self.rewriter, &mut self.cache, &mut self.uncollapsed);
         if let Some(literals) = &rewriter.literals {
             literals.rewrite_window(
                 &rewriter.registry,

@@ -114,17 +114,19 @@ impl<'r> LineWorker<'r> {
         let mut statements = 0;
         while let Some(parsed) = parser.next() {
             match parsed {
-                Ok(quad) if rewriter.drop_duplicates => {
+                Ok(mut quad) if rewriter.drop_duplicates => {
                     statements += 1;
                     // The statement as written: its IRIs through the same cache the splice
                     // below uses, so nothing is canonicalized twice.
                     let cache = &mut self.cache;
-                    written = Some(map_quad(quad, &mut |iri| match cache
-                        .lookup(&rewriter.registry, iri)
-                    {
-                        Outcome::Changed(canonical, _) => Some(canonical.to_string()),
-                        Outcome::Unchanged | Outcome::Invalid(_) => None,
-                    }));
+                    map_quad(
+                        &mut quad,
+                        &mut |iri| match cache.lookup(&rewriter.registry, iri) {
+                            Outcome::Changed(canonical, _) => Some(canonical.to_string()),
+                            Outcome::Unchanged | Outcome::Invalid(_) => None,
+                        },
+                    );
+                    written = Some(quad);
                 }
                 Ok(_) => statements += 1,
                 Err(e) => {
