@@ -388,6 +388,35 @@ pub fn scheme_of(iri: &str) -> Option<&str> {
     (bytes[colon] == b':').then(|| &iri[..colon])
 }
 
+/// The inputs of every conformance vector (`fixtures/conformance/*.tsv`), each with its
+/// `--scheme` if it names one: what the one-pass paths are tested on beside their full parses.
+#[cfg(test)]
+pub(crate) fn conformance_inputs() -> Vec<(String, Option<String>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+    let mut inputs = Vec::new();
+    for file in [
+        "seed-vectors.tsv",
+        "decision-vectors.tsv",
+        "pidcanon-vectors.tsv",
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).expect("a vectors file");
+        for line in text
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let columns: Vec<&str> = line.split('\t').collect();
+            let words: Vec<&str> = columns.get(3).unwrap_or(&"").split_whitespace().collect();
+            let scheme = words
+                .windows(2)
+                .find(|w| w[0] == "--scheme")
+                .map(|w| w[1].to_owned());
+            inputs.push((columns[0].to_owned(), scheme));
+        }
+    }
+    assert!(inputs.len() > 350, "only {} vectors", inputs.len());
+    inputs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
