@@ -182,7 +182,7 @@ fn check_chars(
     s: &str,
     at: usize,
     part: &'static str,
-    allowed: fn(char) -> bool,
+    allowed: impl Fn(char) -> bool,
 ) -> Result<(), IdError> {
     match s.char_indices().find(|&(_, c)| !allowed(c)) {
         Some((i, ch)) => Err(error(Rule::Char { ch, part }, at + i)),
@@ -235,13 +235,14 @@ fn each_position<'t>(
         }
     };
     let (mut depth, mut start, mut count) = (0u32, 0, 0);
-    for (i, c) in body.char_indices() {
-        match c {
-            '(' if depth == 0 => depth = 1,
-            '(' => return Err(grammar("coordinates do not nest", at + i)),
-            ')' if depth == 1 => depth = 0,
-            ')' => return Err(grammar("')' without '('", at + i)),
-            ',' if depth == 0 => {
+    // Bytes, not characters: the delimiters are ASCII, and no byte of another character is one.
+    for (i, b) in body.bytes().enumerate() {
+        match b {
+            b'(' if depth == 0 => depth = 1,
+            b'(' => return Err(grammar("coordinates do not nest", at + i)),
+            b')' if depth == 1 => depth = 0,
+            b')' => return Err(grammar("')' without '('", at + i)),
+            b',' if depth == 0 => {
                 emit(start, i)?;
                 count += 1;
                 start = i + 1;
@@ -443,11 +444,7 @@ impl PdiAdapter {
             return None;
         }
         let end = memchr::memchr2(b'@', b'#', bytes).unwrap_or(bytes.len());
-        let mut segments = split_byte(&nss[2..end], b'/');
-        let mut next = || segments.next();
-        let (Some(series), Some(year), Some(month), Some(day), Some(specifier), None) =
-            (next(), next(), next(), next(), next(), next())
-        else {
+        let ([series, year, month, day, specifier], 5) = split_at_most(&nss[2..end], b'/')? else {
             return None;
         };
         let series_upper = series_case(series)?;
@@ -689,6 +686,21 @@ fn series_case(series: &str) -> Option<bool> {
     (country.len() == 2 && country.iter().all(u8::is_ascii_alphabetic)).then_some(upper)
 }
 
+/// The pieces of `s` between the `byte`s, at most `N`, and how many there are; `None` when
+/// there are more. One loop over the bytes, for the one-pass path.
+fn split_at_most<const N: usize>(s: &str, byte: u8) -> Option<([&str; N], usize)> {
+    let mut pieces = [""; N];
+    let (mut n, mut start) = (0, 0);
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        if b == byte {
+            *pieces.get_mut(n)? = &s[start..i];
+            (n, start) = (n + 1, i + 1);
+        }
+    }
+    *pieces.get_mut(n)? = &s[start..];
+    Some((pieces, n + 1))
+}
+
 /// A SPECIFIER without escapes as the one-pass path reads it.
 struct Specifier<'t> {
     unique_id: &'t str,
@@ -701,13 +713,12 @@ struct Specifier<'t> {
 impl<'t> Specifier<'t> {
     /// `unique-id [ "." format [ "." version ] ]`, each valid or `*`; `None` otherwise.
     fn read(s: &'t str) -> Option<Self> {
-        let mut parts = split_byte(s, b'.');
-        let (unique_id, format, version) = (parts.next()?, parts.next(), parts.next());
-        let wildcard_or = |part: &str, valid: fn(u8) -> bool| {
+        let ([unique_id, format, version], n) = split_at_most(s, b'.')?;
+        let (format, version) = ((n > 1).then_some(format), (n > 2).then_some(version));
+        fn wildcard_or(part: &str, valid: impl Fn(u8) -> bool) -> bool {
             part == "*" || (!part.is_empty() && part.bytes().all(valid))
-        };
-        let valid = parts.next().is_none()
-            && wildcard_or(unique_id, |b| is_plain(char::from(b)))
+        }
+        let valid = wildcard_or(unique_id, |b| is_plain(char::from(b)))
             && format.is_none_or(|f| wildcard_or(f, |b| b.is_ascii_alphanumeric() || b == b'-'))
             && version.is_none_or(|v| {
                 wildcard_or(v, |b| b.is_ascii_digit()) && v.bytes().any(|b| b != b'0')
@@ -756,7 +767,11 @@ fn check_date(year: &str, month: &str, day: &str, at: usize) -> Result<(), IdErr
             if !digits_ok {
                 return Err(grammar(rule, at));
             }
-            Ok(s.parse().ok())
+            // The number; `None` when it does not fit a `u32` (a year that long is then read
+            // like `*`), as `str::parse` would give, without its overhead.
+            Ok(s.bytes().try_fold(0u32, |n, b| {
+                n.checked_mul(10)?.checked_add(u32::from(b - b'0'))
+            }))
         };
     let y = field(year, at, false, "year needs at least four digits")?;
     let month_at = at + year.len() + 1;
