@@ -470,13 +470,13 @@ impl PdiAdapter {
         let mut out = String::with_capacity(PREFIX.len() + nss.len() + 8);
         out.push_str(PREFIX);
         out.push_str("//");
-        out.push_str(&pct::ascii_lowercase(series));
+        push_lowercase(&mut out, series);
         let date = 2 + series.len()..end - specifier.len();
         out.push_str(&nss[date]);
         out.push_str(&unique_id);
         if let Some(format) = spec.format {
             out.push('.');
-            out.push_str(&pct::ascii_lowercase(format));
+            push_lowercase(&mut out, format);
         }
         if let Some(version) = spec.version {
             out.push('.');
@@ -684,6 +684,13 @@ fn series_case(series: &str) -> Option<bool> {
     }
     let country = &series.as_bytes()[last_dot? + 1..];
     (country.len() == 2 && country.iter().all(u8::is_ascii_alphabetic)).then_some(upper)
+}
+
+/// Appends `s` with ASCII letters in lower case, lower-cased in place: no string for it alone.
+fn push_lowercase(out: &mut String, s: &str) {
+    let at = out.len();
+    out.push_str(s);
+    out[at..].make_ascii_lowercase();
 }
 
 /// The pieces of `s` between the `byte`s, at most `N`, and how many there are; `None` when
