@@ -18,7 +18,7 @@
 //! parameters sorted by name, then value, by their decoded UTF-8 bytes.
 
 use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
-use super::{Canonical, SchemeAdapter, find_byte, split_byte, split_once_byte};
+use super::{Canonical, SchemeAdapter, checked, find_byte, split_byte, split_once_byte};
 use crate::iri::{is_ipchar, is_pchar};
 use crate::pct::{self, Escaping, HexCase, Splice};
 use crate::{IdError, Kind, Policy, PolicyError, Rule};
@@ -141,46 +141,84 @@ impl<'a> FedoraUri<'a> {
                 0,
             ));
         }
-        if let Some(uri) = Self::canonical_object(iri) {
-            return Ok(uri);
+        match Self::one_pass(iri) {
+            Some(uri) => Ok(uri),
+            None => Self::parse_in_full(iri),
         }
+    }
+
+    /// The full parse of an `info:fedora/` URI (prefix in any case), part by part.
+    fn parse_in_full(iri: &'a str) -> Result<Self, IdError> {
         Parts::parse(iri)?.assemble(iri)
     }
 
-    /// The object URI `iri` when it is already canonical (`info:fedora/` in lower case, a valid
-    /// PID with upper-case escapes, nothing after it): one byte scan, no allocation. `None`
-    /// leaves every other input, valid or not, to the full parse.
-    fn canonical_object(iri: &'a str) -> Option<Self> {
-        let pid = iri.strip_prefix(PREFIX)?;
-        let colon = find_byte(pid, b':')?;
-        let (namespace, object_id) = (&pid.as_bytes()[..colon], &pid.as_bytes()[colon + 1..]);
-        let namespace_ok = namespace.iter().all(|&b| is_namespace_byte(b));
-        let upper_hex = |b: &u8| b.is_ascii_digit() || (b'A'..=b'F').contains(b);
-        let mut i = 0;
-        while let Some(&b) = object_id.get(i) {
-            if b == b'%' {
-                if !object_id.get(i + 1..i + 3)?.iter().all(upper_hex) {
-                    return None;
-                }
-                i += 3;
-            } else if is_object_id_byte(b) {
-                i += 1;
-            } else {
-                return None;
-            }
+    /// The canonical form of an `info:fedora/` URI (prefix in any case) read in one pass over
+    /// its bytes, without allocating when it is canonical: an object, a datastream or a method
+    /// call whose datastream id, method name and parameters are ASCII without escapes, with a
+    /// fragment or none. What it changes: the prefix's case, a PID's `%3A` separator and the
+    /// case of its hex digits, the order of the parameters. `None` leaves every other input,
+    /// valid or not, to the full parse, which gives the same result (tested side by side).
+    fn one_pass(iri: &'a str) -> Option<Self> {
+        let bytes = iri.as_bytes();
+        let start = PREFIX.len();
+        let pid = match bytes.get(start..start + 2) {
+            Some(b"*/") => None,
+            _ => Some(
+                PidScan::read(&bytes[start..]).filter(|p| !p.is_doubled_prefix(&bytes[start..]))?,
+            ),
+        };
+        let pid_end = start + pid.as_ref().map_or(1, |p| p.end);
+        let raw = match bytes.get(pid_end) {
+            None | Some(b'#') if pid.is_some() => RawTarget::Object { end: pid_end },
+            Some(b'/') => RawTarget::read(bytes, pid_end + 1)?,
+            _ => return None,
+        };
+        let fragment = raw.end();
+        let fragment_ok = fragment == bytes.len()
+            || (bytes[fragment] == b'#' && crate::iri::is_query_and_fragment(&iri[fragment..]));
+        if !fragment_ok {
+            return None;
         }
-        let doubled =
-            namespace.eq_ignore_ascii_case(b"info") && object_id.eq_ignore_ascii_case(b"fedora");
-        (namespace_ok
-            && !namespace.is_empty()
-            && !object_id.is_empty()
-            && pid.len() <= MAX_PID_LEN
-            && !doubled)
-            .then(|| FedoraUri {
-                iri: Cow::Borrowed(iri),
-                pid: PREFIX.len()..iri.len(),
-                target: TargetRanges::Object,
-            })
+        let canonical = iri.starts_with(PREFIX)
+            && pid.as_ref().is_none_or(PidScan::is_canonical)
+            && raw.params_sorted();
+        let (text, pid_len) = if canonical {
+            (Cow::Borrowed(iri), pid_end - start)
+        } else {
+            let mut out = String::with_capacity(iri.len());
+            out.push_str(PREFIX);
+            match &pid {
+                Some(p) => p.push_normalized(&iri[start..pid_end], &mut out)?,
+                None => out.push('*'),
+            }
+            raw.push_sorted(iri, pid_end, &mut out);
+            out.push_str(&iri[fragment..]);
+            (
+                Cow::Owned(out),
+                pid.as_ref().map_or(1, PidScan::normalized_len),
+            )
+        };
+        // Ranges of the input, moved to where the normalized PID leaves them.
+        let shift = pid_end - start - pid_len;
+        let at = |r: Range<usize>| r.start - shift..r.end - shift;
+        let target = match raw {
+            RawTarget::Object { .. } => TargetRanges::Object,
+            RawTarget::Datastream(id) => TargetRanges::Datastream(at(id)),
+            RawTarget::MethodCall {
+                bdef,
+                method,
+                params,
+            } => TargetRanges::MethodCall {
+                bdef: at(bdef),
+                method: at(method),
+                params: params.map(|p| at(p.query)),
+            },
+        };
+        Some(FedoraUri {
+            iri: text,
+            pid: start..start + pid_len,
+            target,
+        })
     }
 
     /// The object's PID (`*` in the resource index's `info:fedora/*/DS` patterns).
@@ -218,6 +256,11 @@ impl<'a> FedoraUri<'a> {
         }
     }
 
+    fn into_canonical(self) -> Canonical<'a> {
+        let kind = self.kind();
+        Canonical::new(self.iri, kind)
+    }
+
     /// An owned copy.
     #[must_use]
     pub fn into_owned(self) -> FedoraUri<'static> {
@@ -230,6 +273,254 @@ impl<'a> FedoraUri<'a> {
 }
 
 canonical_text!(FedoraUri, iri);
+
+/// A PID at the start of some bytes, as [`FedoraUri::one_pass`] reads it: where it ends and what
+/// its normal form changes.
+struct PidScan {
+    /// The offset of the first byte after the PID (no PID character), or the length.
+    end: usize,
+    /// The length of the namespace-id.
+    colon: usize,
+    /// Whether the separator is written `%3A` or `%3a`.
+    escaped_colon: bool,
+    /// Whether a hex digit of an escape is in lower case.
+    lower_hex: bool,
+}
+
+impl PidScan {
+    /// Reads the PID at the start of `s`: a namespace-id, `:` (or `%3A`, `%3a`), an object-id with
+    /// well-formed escapes, at most [`MAX_PID_LEN`] long once normalized (§1.1). `None` when
+    /// there is none: the full parse says why.
+    fn read(s: &[u8]) -> Option<Self> {
+        let colon = s
+            .iter()
+            .position(|&b| !is_namespace_byte(b))
+            .unwrap_or(s.len());
+        let escaped_colon = match &s[colon..] {
+            [b':', ..] => false,
+            [b'%', b'3', b'a' | b'A', ..] => true,
+            _ => return None,
+        };
+        let mut scan = Self {
+            end: 0,
+            colon,
+            escaped_colon,
+            lower_hex: false,
+        };
+        let object_start = scan.object_start();
+        let mut end = object_start;
+        loop {
+            match s.get(end) {
+                Some(b'%') => {
+                    let hex = s.get(end + 1..end + 3)?;
+                    if !hex.iter().all(u8::is_ascii_hexdigit) {
+                        return None;
+                    }
+                    scan.lower_hex |= hex.iter().any(u8::is_ascii_lowercase);
+                    end += 3;
+                }
+                Some(&b) if is_object_id_byte(b) => end += 1,
+                _ => break,
+            }
+        }
+        scan.end = end;
+        (colon > 0 && end > object_start && scan.normalized_len() <= MAX_PID_LEN).then_some(scan)
+    }
+
+    fn object_start(&self) -> usize {
+        self.colon + if self.escaped_colon { 3 } else { 1 }
+    }
+
+    /// The length of the normalized PID.
+    fn normalized_len(&self) -> usize {
+        if self.escaped_colon {
+            self.end - 2
+        } else {
+            self.end
+        }
+    }
+
+    fn is_canonical(&self) -> bool {
+        !self.escaped_colon && !self.lower_hex
+    }
+
+    /// Whether the PID read from `pid` is `info:fedora` (in any case): a doubled prefix.
+    fn is_doubled_prefix(&self, pid: &[u8]) -> bool {
+        pid[..self.colon].eq_ignore_ascii_case(b"info")
+            && pid[self.object_start()..self.end].eq_ignore_ascii_case(b"fedora")
+    }
+
+    /// Appends the normalized form of `pid`, the text this scan was read from.
+    fn push_normalized(&self, pid: &str, out: &mut String) -> Option<()> {
+        out.push_str(&pid[..self.colon]);
+        out.push(':');
+        let object_id = &pid[self.object_start()..self.end];
+        out.push_str(&pct::normalize(object_id, &PID_HEX).ok()?);
+        Some(())
+    }
+}
+
+/// What follows the PID, as [`FedoraUri::one_pass`] reads it: ranges of the input.
+enum RawTarget {
+    /// Nothing; the fragment or the input's end is at `end`.
+    Object { end: usize },
+    /// A datastream id.
+    Datastream(Range<usize>),
+    /// A canonical bDef PID, a method name and parameters.
+    MethodCall {
+        bdef: Range<usize>,
+        method: Range<usize>,
+        params: Option<RawParams>,
+    },
+}
+
+impl RawTarget {
+    /// Reads what follows `PID/` at `from` in `bytes`: a datastream id, or a canonical bDef PID
+    /// and a method name, each an ASCII NCName without escapes, and the method's parameters.
+    /// Ends at a `#` or the input's end. `None` for anything else.
+    fn read(bytes: &[u8], from: usize) -> Option<Self> {
+        let segment_end = |from: usize| {
+            bytes[from..]
+                .iter()
+                .position(|b| matches!(b, b'/' | b'?' | b'#'))
+                .map_or(bytes.len(), |i| from + i)
+        };
+        let first = from..segment_end(from);
+        match bytes.get(first.end) {
+            None | Some(b'#') => {
+                let id = &bytes[first.clone()];
+                (is_ascii_ncname(id) && id.len() <= MAX_DATASTREAM_ID_LEN)
+                    .then_some(Self::Datastream(first))
+            }
+            Some(b'/') => {
+                let bdef = PidScan::read(&bytes[first.clone()])?;
+                if bdef.end != first.len() || !bdef.is_canonical() {
+                    return None;
+                }
+                let method = first.end + 1..segment_end(first.end + 1);
+                let params = match bytes.get(method.end) {
+                    Some(b'/') => return None,
+                    Some(b'?') => Some(RawParams::read(bytes, method.end + 1)?),
+                    _ => None,
+                };
+                is_ascii_ncname(&bytes[method.clone()]).then_some(Self::MethodCall {
+                    bdef: first,
+                    method,
+                    params,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Where the target ends: at a `#` or the input's end.
+    fn end(&self) -> usize {
+        match self {
+            Self::Object { end } => *end,
+            Self::Datastream(id) => id.end,
+            Self::MethodCall { method, params, .. } => {
+                params.as_ref().map_or(method.end, |p| p.query.end)
+            }
+        }
+    }
+
+    fn params_sorted(&self) -> bool {
+        match self {
+            Self::MethodCall {
+                params: Some(params),
+                ..
+            } => params.sorted,
+            _ => true,
+        }
+    }
+
+    /// Appends the target of `iri`, which starts at `from`, with its parameters sorted.
+    fn push_sorted(&self, iri: &str, from: usize, out: &mut String) {
+        match self {
+            Self::MethodCall {
+                params: Some(params),
+                ..
+            } => {
+                out.push_str(&iri[from..params.query.start]);
+                params.push_sorted(iri, out);
+            }
+            _ => out.push_str(&iri[from..self.end()]),
+        }
+    }
+}
+
+/// A method call's parameters, ASCII without escapes, as [`RawTarget::read`] finds them.
+struct RawParams {
+    /// Where they are in the input, without the `?`.
+    query: Range<usize>,
+    /// Whether they are sorted by name, then value (§3.3; without escapes, by their bytes).
+    sorted: bool,
+}
+
+impl RawParams {
+    /// Reads `name=value` pairs separated by `&` from `from` up to a `#` or the input's end:
+    /// names not empty, both of the characters a canonical parameter holds unescaped.
+    fn read(bytes: &[u8], from: usize) -> Option<Self> {
+        // What a canonical parameter holds unescaped: `pchar`, `/` and `?` (but `&`, which
+        // separates parameters).
+        let plain = |i: usize| {
+            bytes.get(i).is_some_and(|&b| {
+                b != b'&' && (crate::iri::is_ascii_pchar(b) || matches!(b, b'/' | b'?'))
+            })
+        };
+        let (mut i, mut sorted, mut previous) = (from, true, None);
+        loop {
+            let start = i;
+            while plain(i) && bytes[i] != b'=' {
+                i += 1;
+            }
+            if i == start || bytes.get(i) != Some(&b'=') {
+                return None;
+            }
+            let eq = i;
+            i += 1;
+            while plain(i) {
+                i += 1;
+            }
+            let pair = (&bytes[start..eq], &bytes[eq + 1..i]);
+            sorted &= previous.is_none_or(|p| p <= pair);
+            previous = Some(pair);
+            match bytes.get(i) {
+                Some(b'&') => i += 1,
+                None | Some(b'#') => break,
+                _ => return None,
+            }
+        }
+        Some(Self {
+            query: from..i,
+            sorted,
+        })
+    }
+
+    /// Appends the parameters of `iri`, sorted.
+    fn push_sorted(&self, iri: &str, out: &mut String) {
+        fn pair(param: &str) -> (&[u8], &[u8]) {
+            let (name, value) = split_once_byte(param, b'=').unwrap_or((param, ""));
+            (name.as_bytes(), value.as_bytes())
+        }
+        let mut params: Vec<&str> = split_byte(&iri[self.query.clone()], b'&').collect();
+        params.sort_unstable_by(|a, b| pair(a).cmp(&pair(b)));
+        for (i, param) in params.iter().enumerate() {
+            if i > 0 {
+                out.push('&');
+            }
+            out.push_str(param);
+        }
+    }
+}
+
+/// Whether `s` is an XML NCName of ASCII characters.
+fn is_ascii_ncname(s: &[u8]) -> bool {
+    let name_char = |&b: &u8| b.is_ascii() && is_name_char(char::from(b));
+    s.split_first().is_some_and(|(&first, rest)| {
+        first.is_ascii() && is_name_start_char(char::from(first)) && rest.iter().all(name_char)
+    })
+}
 
 /// Escapes in datastream ids, method names and parameters: what `pchar` allows is decoded,
 /// except the characters that structure a method call's parameters.
@@ -556,7 +847,6 @@ fn ncname<'a>(
     }
 }
 
-/// XML 1.0 (5th ed.) `NameStartChar` without `:`.
 /// A character of a PID's namespace-id: `ALPHA / DIGIT / "-" / "."`.
 fn is_namespace_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.')
@@ -567,6 +857,7 @@ fn is_object_id_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'~' | b'_' | b'%')
 }
 
+/// XML 1.0 (5th ed.) `NameStartChar` without `:`.
 fn is_name_start_char(c: char) -> bool {
     c.is_ascii_alphabetic()
         || c == '_'
@@ -760,9 +1051,7 @@ impl SchemeAdapter for FedoraAdapter {
 
     fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
         if starts_with_ignore_case(iri, PREFIX) {
-            let uri = FedoraUri::parse(iri)?;
-            let kind = uri.kind();
-            return Ok(Canonical::new(uri.into_cow(), kind));
+            return FedoraUri::parse(iri).map(FedoraUri::into_canonical);
         }
         let (rest, base) = self
             .bases
@@ -775,9 +1064,23 @@ impl SchemeAdapter for FedoraAdapter {
                     0,
                 )
             })?;
-        let uri = self.url_to_uri(rest, base)?;
-        let kind = uri.kind();
-        Ok(Canonical::new(uri.into_cow(), kind))
+        self.url_to_uri(rest, base).map(FedoraUri::into_canonical)
+    }
+
+    /// An `info:fedora/` URI by the one-pass path, whose forms are IRIs by construction (it
+    /// keeps only characters checked to be allowed where they stand), else by the full parse.
+    fn claim_valid<'a>(
+        &self,
+        iri: &'a str,
+        _: super::sealed::Sealed,
+    ) -> Option<Result<Canonical<'a>, IdError>> {
+        if !starts_with_ignore_case(iri, PREFIX) {
+            return self.claims(iri).then(|| checked(self.canonicalize(iri)));
+        }
+        Some(match FedoraUri::one_pass(iri) {
+            Some(uri) => Ok(uri.into_canonical()),
+            None => checked(FedoraUri::parse_in_full(iri).map(FedoraUri::into_canonical)),
+        })
     }
 
     /// A bare PID (`demo:1`) or a bare dissemination (`demo:1/DC`).
@@ -801,45 +1104,203 @@ impl SchemeAdapter for FedoraAdapter {
 mod tests {
     use super::*;
 
-    #[test]
-    fn canonical_object_fast_path_agrees_with_the_full_parse() {
-        let mut inputs = vec![String::new()];
-        let alphabet = [
-            "a", "Z", "0", ":", "%", "3", "A", "f", "~", "_", "/", "#", "é",
-        ];
-        for _ in 0..5 {
-            inputs = inputs
-                .iter()
-                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
-                .chain(inputs.iter().cloned())
-                .collect();
-            inputs.dedup();
+    /// Runs the one-pass path and the full parse (its result checked to be an IRI, as the
+    /// registry does) side by side on `iri`: the same result whenever the one-pass path takes
+    /// it, borrowed alike. Returns whether it took it.
+    fn one_pass_agrees(iri: &str) -> bool {
+        if !starts_with_ignore_case(iri, PREFIX) {
+            return false;
         }
-        inputs.extend(["info:fedora".into(), "INFO:fedora".into(), "a".repeat(60)]);
-        inputs.extend([
-            "x:".to_owned() + &"b".repeat(62),
-            "x:".to_owned() + &"b".repeat(63),
-        ]);
-        let mut fast = 0;
-        for tail in &inputs {
-            let iri = format!("{PREFIX}{tail}");
-            let full = Parts::parse(&iri).and_then(|p| p.assemble(&iri));
-            if let Some(uri) = FedoraUri::canonical_object(&iri) {
-                fast += 1;
-                let full = full.unwrap_or_else(|e| panic!("{iri}: fast path took it, full: {e}"));
-                assert_eq!(uri, full, "{iri}");
-                assert!(matches!(full.into_cow(), Cow::Borrowed(_)), "{iri}");
-            } else if let Ok(full) = full {
-                let canonical_object = full.kind() == Kind::FedoraObject
-                    && !iri.contains('#')
-                    && matches!(full.clone().into_cow(), Cow::Borrowed(_));
+        let full = FedoraUri::parse_in_full(iri);
+        let Some(fast) = FedoraUri::one_pass(iri) else {
+            // A canonical URI of the shape the one-pass path reads must not be left to the full
+            // parse: ASCII, no escape after the PID but in the fragment.
+            if let Ok(full) = full {
+                let hash = find_byte(iri, b'#').unwrap_or(iri.len());
+                let plain = iri.is_ascii() && find_byte(&iri[full.pid.end..hash], b'%').is_none();
                 assert!(
-                    !canonical_object,
-                    "{iri}: canonical object left to the full parse"
+                    !(plain && matches!(full.iri, Cow::Borrowed(_))),
+                    "{iri}: canonical, left to the full parse"
                 );
             }
+            return false;
+        };
+        let full = full.unwrap_or_else(|e| panic!("{iri}: the one-pass path took it, full: {e}"));
+        assert_eq!(fast, full, "{iri}");
+        assert_eq!(
+            matches!(fast.iri, Cow::Borrowed(_)),
+            matches!(full.iri, Cow::Borrowed(_)),
+            "{iri}"
+        );
+        assert_eq!(
+            Ok(fast.into_canonical()),
+            checked(Ok(full.into_canonical())),
+            "{iri}"
+        );
+        true
+    }
+
+    /// Every string of up to `n` pieces of `alphabet`, after `prefix`.
+    fn strings(prefix: &str, alphabet: &[&str], n: usize) -> Vec<String> {
+        let mut strings = vec![prefix.to_owned()];
+        let mut last = strings.clone();
+        for _ in 0..n {
+            last = last
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            strings.extend(last.iter().cloned());
         }
-        assert!(fast > 1000, "{fast}");
+        strings
+    }
+
+    #[test]
+    fn the_one_pass_path_agrees_with_the_full_parse_on_generated_uris() {
+        let mut inputs = strings(
+            PREFIX,
+            &[
+                "a", "Z", "0", ":", "%", "3", "A", "f", "~", "_", "/", "#", "é",
+            ],
+            5,
+        );
+        inputs.extend(strings(
+            "info:fedora/demo:1/",
+            &[
+                "a", "Z", "_", "1", ":", "/", "?", "=", "&", "#", "%", "2", "f", "é", ".",
+            ],
+            4,
+        ));
+        inputs.extend(
+            ["info:fedora", "INFO:fedora", &"a".repeat(60)].map(|t| format!("{PREFIX}{t}")),
+        );
+        let long_pids = [
+            "x:".to_owned() + &"b".repeat(62),
+            "x:".to_owned() + &"b".repeat(63),
+        ];
+        let long_ids = [
+            "/".to_owned() + &"x".repeat(64),
+            "/".to_owned() + &"x".repeat(65),
+        ];
+        let many_params = (0..20)
+            .map(|i| format!("p{}=1", 20 - i))
+            .collect::<Vec<_>>();
+        let (sixteen, twenty) = (many_params[4..].join("&"), many_params.join("&"));
+        let pids = [
+            "demo:1",
+            "demo%3A1",
+            "demo%3a1",
+            "demo:a%2f",
+            "demo:a%2F",
+            "demo%3aa%3ab",
+            "*",
+            "",
+            "info:fedora",
+            "INFO:Fedora",
+            "info%3Afedora",
+            "de_mo:1",
+            "demo:1:2",
+            "demo%3A1:2",
+            ":1",
+            "demo:",
+            "demo:a%2",
+            "demo:ü",
+            &long_pids[0],
+            &long_pids[1],
+            &("x%3a".to_owned() + &"b".repeat(62)),
+        ];
+        let bdef_calls = [
+            "",
+            "/DC",
+            "/dc%41",
+            "/1DC",
+            "/_x",
+            "/a.b-c_d",
+            "/é",
+            "/",
+            "/DC/",
+            "/DC?a=1",
+            &long_ids[0],
+            &long_ids[1],
+            "/demo:B/m",
+            "/demo%3AB/m",
+            "/demo:b%2f/m",
+            "/demo:B%2F/m",
+            "/*/m",
+            "/demo:B/",
+            "/demo:B/m/x",
+            "/demo:B/1m",
+            "/demo:B/m%41",
+            "/info:fedora/m",
+        ];
+        let queries = [
+            "",
+            "?a=1&b=2",
+            "?b=2&a=1",
+            "?a=1&a=0",
+            "?a=0&a=1",
+            "?a=1&a=1",
+            "?a",
+            "?=1",
+            "?a=1&",
+            "?",
+            "?a=%41",
+            "?a=b=c",
+            "?a=1?x/y",
+            "?a=1&&b=2",
+            "?a b=1",
+            "?a=é",
+            "?B=1&a=1",
+            &("?".to_owned() + &sixteen),
+            &("?".to_owned() + &twenty),
+        ];
+        let fragments = [
+            "", "#", "#x", "#a%41", "#a%4", "#a b", "#é", "#x#y", "#x?/y",
+        ];
+        for prefix in ["info:fedora/", "INFO:FEDORA/", "info:Fedora/"] {
+            for pid in pids {
+                for target in bdef_calls {
+                    for query in queries {
+                        for fragment in fragments {
+                            inputs.push(format!("{prefix}{pid}{target}{query}{fragment}"));
+                        }
+                    }
+                }
+            }
+        }
+        let taken = inputs.iter().filter(|iri| one_pass_agrees(iri)).count();
+        assert!(taken > 10_000, "the one-pass path took only {taken}");
+        // The cases of benches/canonicalize.rs.
+        for iri in [
+            "info:fedora/demo:A-B.C_D%3AE",
+            "INFO:FEDORA/demo%3aA-B.C_D%3ae",
+            "info:fedora/demo:1/demo:MyBDef/method?a=1&b=2",
+            "info:fedora/demo%3A1/demo:MyBDef/method?b=2&a=1",
+        ] {
+            assert!(one_pass_agrees(iri), "{iri} not taken");
+        }
+    }
+
+    #[test]
+    fn the_one_pass_path_agrees_with_the_full_parse_on_the_conformance_vectors() {
+        let mut taken = Vec::new();
+        for (input, scheme) in crate::scheme::conformance_inputs() {
+            let iri = match scheme.as_deref() {
+                Some("fedora") => format!("{PREFIX}{input}"),
+                _ => input,
+            };
+            if starts_with_ignore_case(&iri, PREFIX) && one_pass_agrees(&iri) {
+                taken.push(iri);
+            }
+        }
+        for iri in [
+            "info:fedora/*/DC",
+            "INFO:FEDORA/fedora-system:def/model#hasModel",
+            "info:fedora/demo:1/demo:B/m?b=1&a=1",
+            "info:fedora/demo:1/demo:B/m?a=/?x",
+            "info:fedora/demo%3a1",
+        ] {
+            assert!(taken.iter().any(|t| t == iri), "{iri} not taken");
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@
 //! `docs/canonical-forms.md` lists every reading of the draft taken here.
 
 use super::url_prefix::starts_with_ignore_case;
-use super::{Canonical, Registry, SchemeAdapter, find_byte, split_byte};
+use super::{Canonical, Registry, SchemeAdapter, checked, find_byte, split_byte};
 use crate::pct::{self, Escaping, HexCase, Splice};
 use crate::{IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
@@ -182,7 +182,7 @@ fn check_chars(
     s: &str,
     at: usize,
     part: &'static str,
-    allowed: fn(char) -> bool,
+    allowed: impl Fn(char) -> bool,
 ) -> Result<(), IdError> {
     match s.char_indices().find(|&(_, c)| !allowed(c)) {
         Some((i, ch)) => Err(error(Rule::Char { ch, part }, at + i)),
@@ -235,13 +235,14 @@ fn each_position<'t>(
         }
     };
     let (mut depth, mut start, mut count) = (0u32, 0, 0);
-    for (i, c) in body.char_indices() {
-        match c {
-            '(' if depth == 0 => depth = 1,
-            '(' => return Err(grammar("coordinates do not nest", at + i)),
-            ')' if depth == 1 => depth = 0,
-            ')' => return Err(grammar("')' without '('", at + i)),
-            ',' if depth == 0 => {
+    // Bytes, not characters: the delimiters are ASCII, and no byte of another character is one.
+    for (i, b) in body.bytes().enumerate() {
+        match b {
+            b'(' if depth == 0 => depth = 1,
+            b'(' => return Err(grammar("coordinates do not nest", at + i)),
+            b')' if depth == 1 => depth = 0,
+            b')' => return Err(grammar("')' without '('", at + i)),
+            b',' if depth == 0 => {
                 emit(start, i)?;
                 count += 1;
                 start = i + 1;
@@ -394,15 +395,28 @@ impl PdiAdapter {
         Self { foreign }
     }
 
+    /// The length of `iri`'s prefix, `urn:pdi:` or `pdi:` in any case, if it has one.
+    fn prefix_len(iri: &str) -> Option<usize> {
+        if starts_with_ignore_case(iri, PREFIX) {
+            Some(PREFIX.len())
+        } else {
+            starts_with_ignore_case(iri, URL_PREFIX).then_some(URL_PREFIX.len())
+        }
+    }
+
     /// The canonical form of `urn:pdi:…` or `pdi:…`.
     fn canonical<'a>(&self, iri: &'a str) -> Result<Cow<'a, str>, IdError> {
-        let start = if starts_with_ignore_case(iri, PREFIX) {
-            PREFIX.len()
-        } else if starts_with_ignore_case(iri, URL_PREFIX) {
-            URL_PREFIX.len()
-        } else {
-            return Err(grammar("a PDI starts with \"urn:pdi:\" or \"pdi:\"", 0));
-        };
+        let start = Self::prefix_len(iri)
+            .ok_or_else(|| grammar("a PDI starts with \"urn:pdi:\" or \"pdi:\"", 0))?;
+        match self.one_pass(iri, start) {
+            Some(canonical) => Ok(canonical),
+            None => self.canonical_in_full(iri, start),
+        }
+    }
+
+    /// The canonical form of a PDI whose NSS starts at `start`, by the full parse: the escapes
+    /// normalized first (§3.6.4 steps 1–2), then the NSS read part by part.
+    fn canonical_in_full<'a>(&self, iri: &'a str, start: usize) -> Result<Cow<'a, str>, IdError> {
         let input = &iri[start..];
         let unescaped = pct::normalize(input, &UNESCAPE).map_err(|e| e.at(Kind::Pdi, start))?;
         let nss =
@@ -414,6 +428,65 @@ impl PdiAdapter {
             return Ok(Cow::Borrowed(iri));
         }
         Ok(Cow::Owned(format!("{PREFIX}{nss}")))
+    }
+
+    /// The canonical form of a PDI whose NSS starts at `start`, read in one pass, without
+    /// allocating when it is canonical: a resource identifier and a fragment or none, without
+    /// escapes or a citation. What it changes: the prefix, the case of the series, the format
+    /// and the fragment scheme, an encapsulated identifier, the fragment defaults. `None` leaves
+    /// every other input, valid or not, to the full parse, which gives the same result (tested
+    /// side by side).
+    fn one_pass<'a>(&self, iri: &'a str, start: usize) -> Option<Cow<'a, str>> {
+        let nss = &iri[start..];
+        let bytes = nss.as_bytes();
+        // Without escapes, §3.6.4 steps 1 and 2 change nothing.
+        if !nss.starts_with("//") || memchr::memchr(b'%', bytes).is_some() {
+            return None;
+        }
+        let end = memchr::memchr2(b'@', b'#', bytes).unwrap_or(bytes.len());
+        let ([series, year, month, day, specifier], 5) = split_at_most(&nss[2..end], b'/')? else {
+            return None;
+        };
+        let series_upper = series_case(series)?;
+        check_date(year, month, day, 0).ok()?;
+        let spec = Specifier::read(specifier)?;
+        let unique_id = match spec.format {
+            Some(_) => self.encapsulated(spec.unique_id),
+            None => Cow::Borrowed(spec.unique_id),
+        };
+        let fragment = match bytes.get(end) {
+            None => None,
+            Some(b'#') => Some(fragment(&nss[end + 1..], spec.format, start + end + 1).ok()?),
+            Some(_) => return None,
+        };
+        let canonical = iri.starts_with(PREFIX)
+            && !series_upper
+            && !spec.format_upper
+            && matches!(unique_id, Cow::Borrowed(_))
+            && matches!(fragment, None | Some(Cow::Borrowed(_)));
+        if canonical {
+            return Some(Cow::Borrowed(iri));
+        }
+        let mut out = String::with_capacity(PREFIX.len() + nss.len() + 8);
+        out.push_str(PREFIX);
+        out.push_str("//");
+        push_lowercase(&mut out, series);
+        let date = 2 + series.len()..end - specifier.len();
+        out.push_str(&nss[date]);
+        out.push_str(&unique_id);
+        if let Some(format) = spec.format {
+            out.push('.');
+            push_lowercase(&mut out, format);
+        }
+        if let Some(version) = spec.version {
+            out.push('.');
+            out.push_str(version);
+        }
+        if let Some(fragment) = fragment {
+            out.push('#');
+            out.push_str(&fragment);
+        }
+        Some(Cow::Owned(out))
     }
 
     /// The canonical form of an NSS whose escapes are already normalized (steps 1–2); `at` is its
@@ -595,6 +668,77 @@ impl PdiAdapter {
     }
 }
 
+/// Whether a valid DOCUMENT-SERIES has upper-case letters; `None` when it is not valid (the
+/// one pass over its bytes of [`check_series`]).
+fn series_case(series: &str) -> Option<bool> {
+    let (mut upper, mut word_start, mut last_dot) = (false, true, None);
+    for (i, b) in series.bytes().enumerate() {
+        if b == b'.' && !word_start {
+            (word_start, last_dot) = (true, Some(i));
+        } else if b.is_ascii_alphanumeric() || b == b'-' {
+            upper |= b.is_ascii_uppercase();
+            word_start = false;
+        } else {
+            return None;
+        }
+    }
+    let country = &series.as_bytes()[last_dot? + 1..];
+    (country.len() == 2 && country.iter().all(u8::is_ascii_alphabetic)).then_some(upper)
+}
+
+/// Appends `s` with ASCII letters in lower case, lower-cased in place: no string for it alone.
+fn push_lowercase(out: &mut String, s: &str) {
+    let at = out.len();
+    out.push_str(s);
+    out[at..].make_ascii_lowercase();
+}
+
+/// The pieces of `s` between the `byte`s, at most `N`, and how many there are; `None` when
+/// there are more. One loop over the bytes, for the one-pass path.
+fn split_at_most<const N: usize>(s: &str, byte: u8) -> Option<([&str; N], usize)> {
+    let mut pieces = [""; N];
+    let (mut n, mut start) = (0, 0);
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        if b == byte {
+            *pieces.get_mut(n)? = &s[start..i];
+            (n, start) = (n + 1, i + 1);
+        }
+    }
+    *pieces.get_mut(n)? = &s[start..];
+    Some((pieces, n + 1))
+}
+
+/// A SPECIFIER without escapes as the one-pass path reads it.
+struct Specifier<'t> {
+    unique_id: &'t str,
+    format: Option<&'t str>,
+    version: Option<&'t str>,
+    /// Whether the format has upper-case letters.
+    format_upper: bool,
+}
+
+impl<'t> Specifier<'t> {
+    /// `unique-id [ "." format [ "." version ] ]`, each valid or `*`; `None` otherwise.
+    fn read(s: &'t str) -> Option<Self> {
+        let ([unique_id, format, version], n) = split_at_most(s, b'.')?;
+        let (format, version) = ((n > 1).then_some(format), (n > 2).then_some(version));
+        fn wildcard_or(part: &str, valid: impl Fn(u8) -> bool) -> bool {
+            part == "*" || (!part.is_empty() && part.bytes().all(valid))
+        }
+        let valid = wildcard_or(unique_id, |b| is_plain(char::from(b)))
+            && format.is_none_or(|f| wildcard_or(f, |b| b.is_ascii_alphanumeric() || b == b'-'))
+            && version.is_none_or(|v| {
+                wildcard_or(v, |b| b.is_ascii_digit()) && v.bytes().any(|b| b != b'0')
+            });
+        valid.then(|| Self {
+            unique_id,
+            format,
+            version,
+            format_upper: format.is_some_and(|f| f.bytes().any(|b| b.is_ascii_uppercase())),
+        })
+    }
+}
+
 /// `DOCUMENT-SERIES = component *( "." component ) "." iso-country`.
 fn check_series(series: &str, at: usize) -> Result<(), IdError> {
     let Some((components, country)) = series.rsplit_once('.') else {
@@ -630,7 +774,11 @@ fn check_date(year: &str, month: &str, day: &str, at: usize) -> Result<(), IdErr
             if !digits_ok {
                 return Err(grammar(rule, at));
             }
-            Ok(s.parse().ok())
+            // The number; `None` when it does not fit a `u32` (a year that long is then read
+            // like `*`), as `str::parse` would give, without its overhead.
+            Ok(s.bytes().try_fold(0u32, |n, b| {
+                n.checked_mul(10)?.checked_add(u32::from(b - b'0'))
+            }))
         };
     let y = field(year, at, false, "year needs at least four digits")?;
     let month_at = at + year.len() + 1;
@@ -732,11 +880,26 @@ impl SchemeAdapter for PdiAdapter {
     }
 
     fn claims(&self, iri: &str) -> bool {
-        starts_with_ignore_case(iri, PREFIX) || starts_with_ignore_case(iri, URL_PREFIX)
+        Self::prefix_len(iri).is_some()
     }
 
     fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
         Ok(Canonical::new(self.canonical(iri)?, Kind::Pdi))
+    }
+
+    /// A PDI by the one-pass path, whose forms are IRIs by construction (every character it
+    /// writes is one the grammar allows where it stands), else by the full parse.
+    fn claim_valid<'a>(
+        &self,
+        iri: &'a str,
+        _: super::sealed::Sealed,
+    ) -> Option<Result<Canonical<'a>, IdError>> {
+        let start = Self::prefix_len(iri)?;
+        let pdi = |iri| Canonical::new(iri, Kind::Pdi);
+        Some(match self.one_pass(iri, start) {
+            Some(canonical) => Ok(pdi(canonical)),
+            None => checked(self.canonical_in_full(iri, start).map(pdi)),
+        })
     }
 }
 
@@ -832,6 +995,165 @@ mod tests {
                 "{input}"
             );
         }
+    }
+
+    /// Runs the one-pass path and the full parse (its result checked to be an IRI, as the
+    /// registry does) side by side on `iri`: the same result whenever the one-pass path takes
+    /// it, borrowed alike. Returns whether it took it.
+    fn one_pass_agrees(adapter: &PdiAdapter, iri: &str) -> bool {
+        let Some(start) = PdiAdapter::prefix_len(iri) else {
+            return false;
+        };
+        let full = adapter.canonical_in_full(iri, start);
+        let Some(fast) = adapter.one_pass(iri, start) else {
+            // A canonical PDI without escapes or a citation must not be left to the full parse.
+            assert!(
+                !matches!(full, Ok(Cow::Borrowed(_))) || iri.contains(['%', '@']),
+                "{iri}: canonical, left to the full parse"
+            );
+            return false;
+        };
+        let full = full.unwrap_or_else(|e| panic!("{iri}: the one-pass path took it, full: {e}"));
+        assert_eq!(fast, full, "{iri}");
+        assert_eq!(
+            matches!(fast, Cow::Borrowed(_)),
+            matches!(full, Cow::Borrowed(_)),
+            "{iri}"
+        );
+        let pdi = |iri| Canonical::new(iri, Kind::Pdi);
+        assert_eq!(Ok(pdi(fast)), checked(Ok(pdi(full))), "{iri}");
+        true
+    }
+
+    #[test]
+    fn the_one_pass_path_agrees_with_the_full_parse_on_generated_pdis() {
+        let adapter = PdiAdapter::new(&Policy::default()).expect("the default policy");
+        let prefixes = [
+            "urn:pdi:",
+            "URN:PDI:",
+            "pdi:",
+            "Pdi:",
+            "urn:pdi",
+            "urn:pdi:/",
+        ];
+        let series = [
+            "oma.eop.gov.us",
+            "OMA.eop.gov.US",
+            "oma",
+            "o_a.us",
+            "oma..us",
+            ".us",
+            "oma.us.",
+            "oma.usa",
+            "oma.u1",
+            "a-1.b2.us",
+            "oma.eop.gov.u%73",
+            "om\u{e4}.us",
+            "",
+        ];
+        let dates = [
+            "1997/09/01",
+            "97/09/01",
+            "1997/9/01",
+            "1997/02/29",
+            "2000/02/29",
+            "1900/02/29",
+            "*/*/*",
+            "*/02/29",
+            "1997/*/31",
+            "1997/13/01",
+            "1997/00/01",
+            "1997/09/31",
+            "1997/09/%30%31",
+            "1997/09",
+            "19970/09/01",
+            "1997/09/01/x",
+        ];
+        let specifiers = [
+            "1",
+            "1.text",
+            "1.TEXT.1",
+            "1.text.0",
+            "1.text.01",
+            "1.text.00",
+            "*.*.*",
+            "1.*",
+            "1.text.1.2",
+            "a~b.text",
+            "(x):y;$_!'.html.1",
+            "hdl:10013.text",
+            "HDL:10013%2fx.text",
+            "http%3a%2f%2fwww%2ewhitehouse%2egov%2f.html.1",
+            "",
+            "1.",
+            "1..1",
+            "1.te_xt.1",
+            "1.text.x",
+            "1.gif.1",
+            "1.mpeg.1",
+            "1.MPEG",
+            "1.au",
+            "1.pdf.1",
+            "1.html.1",
+            "a%41.text",
+            "a%2e.text",
+        ];
+        let tails = [
+            "",
+            "#char=37,51",
+            "#37,51",
+            "#CHAR=37,51",
+            "#char=1",
+            "#char=1,",
+            "#char=a,1",
+            "#(5,10),(25,30)",
+            "#rect=(5,10),(25,30),0",
+            "#rect=(5,10),(25,30)",
+            "#sec,23,51",
+            "#SEC,23,51",
+            "#crop=SEC,23,51",
+            "#crop=sec,23,51,(1,1),(2,2)",
+            "#name=a,b",
+            "#name=a%41,b",
+            "#foo=a,b",
+            "#x-y=(a,b),c",
+            "#",
+            "#\u{e9}",
+            "#char=1,2#3",
+            "@103=pdi://oma.eop.gov.us/1997/09/01/1.text.1#37,51",
+            "@1=urn:pdi://a.us/1997/09/01/1",
+        ];
+        let mut taken = 0;
+        for prefix in prefixes {
+            for series in series {
+                for date in dates {
+                    for specifier in specifiers {
+                        for tail in tails {
+                            let iri = format!("{prefix}//{series}/{date}/{specifier}{tail}");
+                            taken += usize::from(one_pass_agrees(&adapter, &iri));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(taken > 5_000, "the one-pass path took only {taken}");
+        // The cases of benches/canonicalize.rs.
+        for iri in [
+            "urn:pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=37,51",
+            "pdi://oma.eop.gov.us/1997/09/01/1.TEXT.1#37,51",
+        ] {
+            assert!(one_pass_agrees(&adapter, iri), "{iri} not taken");
+        }
+    }
+
+    #[test]
+    fn the_one_pass_path_agrees_with_the_full_parse_on_the_conformance_vectors() {
+        let adapter = PdiAdapter::new(&Policy::default()).expect("the default policy");
+        let taken = crate::scheme::conformance_inputs()
+            .iter()
+            .filter(|(input, _)| one_pass_agrees(&adapter, input))
+            .count();
+        assert!(taken > 40, "the one-pass path took only {taken}");
     }
 
     #[test]
