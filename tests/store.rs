@@ -11,7 +11,9 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use store_support::{Oxigraph, Proxy, Reply, dataset, pidcanon, pidcanon_ok, report};
+use store_support::{
+    Oxigraph, Proxy, Reply, assert_store_error, dataset, pidcanon, pidcanon_ok, report,
+};
 
 const LINKS: &str = "urn:pidcanon:links";
 
@@ -307,13 +309,9 @@ fn a_500_on_every_update_stops_with_the_endpoint_and_status_and_a_rerun_finishes
         &["--batch", "20", "--retries", "2", "--backoff", "10"],
     );
     let output = pidcanon(&args, &[]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(3), "{stderr}");
-    assert!(
-        stderr.contains(&format!(
-            "{update}: HTTP 500: disk full (gave up after 3 attempts)"
-        )),
-        "{stderr}"
+    assert_store_error(
+        &output,
+        &format!("{update}: HTTP 500: disk full (gave up after 3 attempts)"),
     );
     assert_eq!(proxy.forwarded_updates.load(Ordering::SeqCst), 3);
     run_store(&server, &[]);
@@ -354,12 +352,7 @@ fn a_401_stops_at_once_naming_the_endpoint_and_credentials_come_from_the_environ
         ],
         &[("PIDCANON_TEST_SECRET", "user:pw\n")],
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(3), "{stderr}");
-    assert!(
-        stderr.contains(&format!("{url}: HTTP 401: Unauthorized")),
-        "{stderr}"
-    );
+    assert_store_error(&output, &format!("{url}: HTTP 401: Unauthorized"));
     let seen = seen.lock().expect("the log").clone();
     assert_eq!(seen, vec![Some("Basic dXNlcjpwdw==".to_owned())]);
 
@@ -388,13 +381,9 @@ fn an_endpoint_that_is_not_sparql_is_named_as_such() {
     let (html, _) = fake(|| Reply::new(200, "text/html", "<html><body>Welcome</body></html>"));
     let url = html.url("/");
     let output = pidcanon(&["store", "--endpoint", &url], &[]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(3), "{stderr}");
-    assert!(
-        stderr.contains(&format!(
-            "{url}: not a SPARQL endpoint: a query was answered with text/html"
-        )),
-        "{stderr}"
+    assert_store_error(
+        &output,
+        &format!("{url}: not a SPARQL endpoint: a query was answered with text/html"),
     );
 
     let (missing, seen) = fake(|| Reply::new(404, "text/plain", "Not Found"));
@@ -492,14 +481,12 @@ fn results_cut_at_a_row_cap_stop_the_run_before_any_update() {
     });
     let url = proxy.url("/sparql");
     let output = pidcanon(&["store", "--endpoint", &url], &[]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(3), "{stderr}");
-    assert!(
-        stderr.contains(&format!(
+    assert_store_error(
+        &output,
+        &format!(
             "{url}: the store cut the candidate query's results at 1 rows (X-SPARQL-MaxRows); \
              nothing was changed: rerun with --page 1"
-        )),
-        "{stderr}"
+        ),
     );
     assert_eq!(updates.load(Ordering::SeqCst), 0, "an update was sent");
 }

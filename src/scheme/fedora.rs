@@ -1103,6 +1103,7 @@ impl SchemeAdapter for FedoraAdapter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scheme::generated_strings;
 
     /// Runs the one-pass path and the full parse (its result checked to be an IRI, as the
     /// registry does) side by side on `iri`: the same result whenever the one-pass path takes
@@ -1140,30 +1141,16 @@ mod tests {
         true
     }
 
-    /// Every string of up to `n` pieces of `alphabet`, after `prefix`.
-    fn strings(prefix: &str, alphabet: &[&str], n: usize) -> Vec<String> {
-        let mut strings = vec![prefix.to_owned()];
-        let mut last = strings.clone();
-        for _ in 0..n {
-            last = last
-                .iter()
-                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
-                .collect();
-            strings.extend(last.iter().cloned());
-        }
-        strings
-    }
-
     #[test]
     fn the_one_pass_path_agrees_with_the_full_parse_on_generated_uris() {
-        let mut inputs = strings(
+        let mut inputs = generated_strings(
             PREFIX,
             &[
                 "a", "Z", "0", ":", "%", "3", "A", "f", "~", "_", "/", "#", "é",
             ],
             5,
         );
-        inputs.extend(strings(
+        inputs.extend(generated_strings(
             "info:fedora/demo:1/",
             &[
                 "a", "Z", "_", "1", ":", "/", "?", "=", "&", "#", "%", "2", "f", "é", ".",

@@ -425,6 +425,22 @@ pub(crate) fn conformance_inputs() -> Vec<(String, Option<String>)> {
     inputs
 }
 
+/// Every string of up to `n` pieces of `alphabet`, after `prefix`: exhaustive inputs for the
+/// tests that hold a fast path against a full check.
+#[cfg(test)]
+pub(crate) fn generated_strings(prefix: &str, alphabet: &[&str], n: usize) -> Vec<String> {
+    let mut strings = vec![prefix.to_owned()];
+    let mut last = strings.clone();
+    for _ in 0..n {
+        last = last
+            .iter()
+            .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+            .collect();
+        strings.extend(last.iter().cloned());
+    }
+    strings
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

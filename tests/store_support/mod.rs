@@ -235,6 +235,14 @@ pub fn pidcanon_ok(args: &[&str]) -> (String, String) {
     (stdout, stderr)
 }
 
+/// Asserts that `output` is a run that failed on the store (exit 3) with `message` in its
+/// messages.
+pub fn assert_store_error(output: &Output, message: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains(message), "{stderr}");
+}
+
 /// The JSON report `--report json` printed last on stderr.
 pub fn report(stderr: &str) -> serde_json::Value {
     let line = stderr.lines().last().expect("a report");
