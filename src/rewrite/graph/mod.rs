@@ -16,7 +16,7 @@ use super::events::Found;
 use super::session::{Output, Session};
 use super::threads::spawn_worker;
 use super::{RewriteError, Rewriter};
-use reader::{Declarations, Item, Premap, Reader, Span};
+use reader::{Declarations, Item, Notice, Premap, Reader, Span};
 use sink::{GraphSink, SharedBuffer};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
@@ -189,11 +189,23 @@ fn stream<W: Write>(
         apply(session, Ok((std::mem::take(found), counts)))
     };
     let read = reader.read(input, |item, span, declarations| {
-        let Item::Statement(quad) = item else {
-            // What was found before it is told first.
-            hand_over(session, sink, &mut found)?;
-            unapplied = 0;
-            return tell(session, item, span);
+        let quad = match item {
+            Item::Statement(quad) => quad,
+            // Only Turtle read on several threads comes canonicalized in pieces (the reader
+            // reads on several threads only when the rewriter has them; this path, never).
+            Item::Mapped(_) => {
+                return Err(RewriteError::Usage(
+                    "internal error: Turtle pieces read on several threads reached the \
+                     one-thread path"
+                        .into(),
+                ));
+            }
+            Item::Notice(notice) => {
+                // What was found before it is told first.
+                hand_over(session, sink, &mut found)?;
+                unapplied = 0;
+                return tell(session, notice, span);
+            }
         };
         session.report.statements_read += 1;
         if !std::mem::replace(&mut graph_output(session).declared, true) {
@@ -250,24 +262,21 @@ fn take<W: Write>(
             *batch = *mapped;
             Ok(true)
         }
-        other => tell(session, other, span).map(|()| false),
+        Item::Notice(notice) => tell(session, notice, span).map(|()| false),
     }
 }
 
 /// Tells the session of a syntax error or a warning.
 fn tell<W: Write>(
     session: &mut Session<'_, W>,
-    item: Item,
+    notice: Notice,
     span: Span<'_>,
 ) -> Result<(), RewriteError> {
-    match item {
-        Item::SyntaxError(error) => session.syntax_error(error, span.text).map(drop),
-        Item::Warning(location, message) => {
+    match notice {
+        Notice::SyntaxError(error) => session.syntax_error(error, span.text).map(drop),
+        Notice::Warning(location, message) => {
             session.warning(location, &message);
             Ok(())
-        }
-        Item::Statement(_) | Item::Mapped(_) => {
-            unreachable!("statements are taken, not told")
         }
     }
 }

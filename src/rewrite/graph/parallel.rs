@@ -95,9 +95,7 @@ fn parse(piece: &Piece, mut worker: Option<&mut GraphWorker<'_>>) -> Parsed {
             Ok(())
         }
         // Read again on one thread, where it is recovered from or reported.
-        Item::SyntaxError(_) | Item::Warning(..) | Item::Mapped(_) => {
-            Err(RewriteError::Usage(String::new()))
-        }
+        Item::Notice(_) | Item::Mapped(_) => Err(RewriteError::Usage(String::new())),
     };
     let Ended { parser, leftover } =
         read_lines(&piece.text[..], parser, resume, &mut on_item).ok()?;

@@ -28,12 +28,17 @@ use std::rc::Rc;
 /// The most text kept after the last statement to start again from after an error.
 pub(crate) const MAX_PENDING: usize = 1 << 26;
 
-/// What reading yields: a statement, a syntax error recovered from, or a warning (legacy
-/// RDF/XML read in its compatibility mode).
+/// What reading yields: a statement, statements already canonicalized, or a notice.
 pub(crate) enum Item {
     Statement(Quad),
     /// Statements canonicalized where they were parsed (Turtle on several threads).
     Mapped(Box<super::worker::GraphBatch>),
+    Notice(Notice),
+}
+
+/// What reading tells beside the statements: a syntax error recovered from, or a warning
+/// (legacy RDF/XML read in its compatibility mode).
+pub(crate) enum Notice {
     SyntaxError(SyntaxError),
     Warning(Location, String),
 }
@@ -312,7 +317,10 @@ impl<'p> Reader<'p> {
                     let location = e.location().map_or(Location::unknown(), |l| {
                         Location::new(l.start.line + 1, l.start.column + 1)
                     });
-                    Item::SyntaxError(SyntaxError::new(location, e.to_string()))
+                    Item::Notice(Notice::SyntaxError(SyntaxError::new(
+                        location,
+                        e.to_string(),
+                    )))
                 }
             };
             let declarations = || declared(quads.prefixes(), quads.base_iri());
@@ -334,11 +342,11 @@ fn parse_rdfxml(
         let item = match result {
             Ok(triple) => Item::Statement(triple.in_graph(GraphName::DefaultGraph)),
             Err(RdfXmlParseError::Io(e)) => match malformed_xml(&e) {
-                Some(error) => Item::SyntaxError(error),
+                Some(error) => Item::Notice(Notice::SyntaxError(error)),
                 None => return Err(RewriteError::Io(e)),
             },
             Err(RdfXmlParseError::Syntax(e)) => {
-                Item::SyntaxError(SyntaxError::new(at, e.to_string()))
+                Item::Notice(Notice::SyntaxError(SyntaxError::new(at, e.to_string())))
             }
         };
         let declarations = || declared(triples.prefixes(), triples.base_iri());
@@ -367,7 +375,7 @@ fn tell_warnings(
     let told: Vec<_> = warnings.borrow_mut().drain(..).collect();
     told.into_iter().try_for_each(|(at, message)| {
         on_item(
-            Item::Warning(at, message),
+            Item::Notice(Notice::Warning(at, message)),
             Span::at(at),
             &Declarations::default,
         )
@@ -560,7 +568,7 @@ pub(crate) fn read_lines(
         if let Some((error, error_line)) = failed {
             let declarations = || (parser.prefixes(), parser.base_iri());
             on_item(
-                Item::SyntaxError(error),
+                Item::Notice(Notice::SyntaxError(error)),
                 pending.error_span(error_line),
                 &declarations,
             )?;
