@@ -128,9 +128,21 @@ use sealed::Sealed;
 /// ```
 pub struct Registry {
     adapters: Vec<Box<dyn SchemeAdapter>>,
-    /// Route (`scheme` or `scheme://host`, in lower case) → indices into `adapters`, in
-    /// registration order; each with its [`route_signature`], compared first.
-    routes: Vec<(u32, String, Vec<usize>)>,
+    /// The routes, each once, in registration order.
+    routes: Vec<Route>,
+}
+
+/// A route (`scheme` or `scheme://host`, in lower case) and the indices into `adapters` of the
+/// adapters that may claim its IRIs, in registration order.
+#[derive(Debug)]
+struct Route {
+    /// For a route that is a scheme of at most 8 bytes, its [`scheme_key`]: found by one
+    /// comparison. 0 for any other route.
+    key: u64,
+    /// The [`route_signature`] of any other route, compared before the route itself.
+    signature: u32,
+    route: String,
+    adapters: Vec<usize>,
 }
 
 impl Default for Registry {
@@ -204,11 +216,14 @@ impl Registry {
         let index = self.adapters.len();
         for route in adapter.routes() {
             let route = route.to_ascii_lowercase();
-            match self.routes.iter_mut().find(|(_, r, _)| *r == route) {
-                Some((_, _, indices)) => indices.push(index),
-                None => self
-                    .routes
-                    .push((route_signature(route.as_bytes()), route, vec![index])),
+            match self.routes.iter_mut().find(|r| r.route == route) {
+                Some(known) => known.adapters.push(index),
+                None => self.routes.push(Route {
+                    key: scheme_key(route.as_bytes()).unwrap_or(0),
+                    signature: route_signature(route.as_bytes()),
+                    route,
+                    adapters: vec![index],
+                }),
             }
         }
         self.adapters.push(Box::new(adapter));
@@ -225,22 +240,29 @@ impl Registry {
     }
 
     /// The indices of the adapters of `iri`'s route: its scheme, or for an `http`/`https` URL
-    /// its scheme and host, compared in any case without copying.
+    /// its scheme and host, compared in any case without copying. A scheme route is found by
+    /// its [`scheme_key`], one comparison a route.
     fn route_of(&self, iri: &str) -> Option<&[usize]> {
-        let scheme = scheme_of(iri)?;
-        let http = url_prefix::eq_lowercase(scheme.as_bytes(), b"http")
-            || url_prefix::eq_lowercase(scheme.as_bytes(), b"https");
-        let route = if http {
-            let host = url_prefix::host_of(&iri[scheme.len() + 1..])?;
-            &iri.as_bytes()[..scheme.len() + 3 + host.len()]
-        } else {
-            scheme.as_bytes()
+        let (scheme, key) = scheme_and_key(iri)?;
+        let found = match key {
+            Some(HTTP | HTTPS) => {
+                let host = url_prefix::host_of(&iri[scheme + 1..])?;
+                let route = &iri.as_bytes()[..scheme + 3 + host.len()];
+                let signature = route_signature(route);
+                self.routes.iter().find(|r| {
+                    r.signature == signature && url_prefix::eq_lowercase(route, r.route.as_bytes())
+                })
+            }
+            Some(key) => self.routes.iter().find(|r| r.key == key),
+            None => {
+                let scheme = &iri.as_bytes()[..scheme];
+                let signature = route_signature(scheme);
+                self.routes.iter().find(|r| {
+                    r.signature == signature && url_prefix::eq_lowercase(scheme, r.route.as_bytes())
+                })
+            }
         };
-        let signature = route_signature(route);
-        self.routes
-            .iter()
-            .find(|(s, r, _)| *s == signature && url_prefix::eq_lowercase(route, r.as_bytes()))
-            .map(|(_, _, indices)| indices.as_slice())
+        found.map(|r| r.adapters.as_slice())
     }
 
     /// The adapter that `--scheme name` selects.
@@ -325,9 +347,60 @@ impl Registry {
     /// `scheme://host` prefixes, each once, in registration order. An IRI that starts with none
     /// of them (case-insensitively, a scheme followed by `:`) is claimed by no adapter.
     pub fn routes(&self) -> impl Iterator<Item = &str> {
-        self.routes.iter().map(|(_, route, _)| route.as_str())
+        self.routes.iter().map(|r| r.route.as_str())
     }
 }
+
+/// The [`scheme_key`]s of `http` and `https`, whose routes name a host too.
+const HTTP: u64 = u64::from_be_bytes(*b"\0\0\0\0http");
+const HTTPS: u64 = u64::from_be_bytes(*b"\0\0\0https");
+
+/// A URI scheme of at most 8 bytes, in lower case, as a number (its bytes, big-endian): two
+/// schemes are equal in any case when their keys are. `None` for a longer one; never 0 for a
+/// scheme (no scheme byte is 0, and a scheme is not empty).
+///
+/// A route with `://` has a `:`, which no scheme has: its key never equals an IRI's scheme key.
+fn scheme_key(scheme: &[u8]) -> Option<u64> {
+    (scheme.len() <= 8).then(|| {
+        scheme
+            .iter()
+            .fold(0, |key, &b| key << 8 | u64::from(b.to_ascii_lowercase()))
+    })
+}
+
+/// The length of `iri`'s URI scheme (as [`scheme_of`] finds it) and the scheme's [`scheme_key`],
+/// computed in the same pass over its bytes.
+fn scheme_and_key(iri: &str) -> Option<(usize, Option<u64>)> {
+    let bytes = iri.as_bytes();
+    if !bytes.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let mut key = 0u64;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b':' {
+            return Some((i, (i <= 8).then_some(key)));
+        }
+        if !SCHEME_BYTES[usize::from(b)] {
+            return None;
+        }
+        // For the bytes of a scheme, `| 0x20` is `to_ascii_lowercase`: digits, `+`, `-` and `.`
+        // have that bit set already.
+        key = key << 8 | u64::from(b | 0x20);
+    }
+    None
+}
+
+/// The bytes a URI scheme is made of after its first letter: letters, digits, `+`, `-`, `.`.
+const SCHEME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.');
+        b += 1;
+    }
+    table
+};
 
 /// A route's length and its first and last bytes in lower case: most routes that differ differ
 /// there, so one comparison of two `u32`s rejects them.

@@ -20,13 +20,15 @@
 //! `docs/canonical-forms.md` lists every reading of the draft taken here.
 
 use super::url_prefix::starts_with_ignore_case;
-use super::{Canonical, Registry, SchemeAdapter, checked, find_byte, split_byte};
+use super::{Canonical, Registry, SchemeAdapter, checked, find_byte, split_byte, split_once_byte};
 use crate::pct::{self, Escaping, HexCase, Splice};
 use crate::{IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
 
 /// The canonical prefix.
 pub const PREFIX: &str = "urn:pdi:";
+/// [`PREFIX`]'s bytes, compared as one word.
+const PREFIX_BYTES: &[u8; 8] = b"urn:pdi:";
 /// The URL form's prefix (§3.8), also the form of a cited PDI.
 pub const URL_PREFIX: &str = "pdi:";
 
@@ -438,28 +440,31 @@ impl PdiAdapter {
     /// side by side).
     fn one_pass<'a>(&self, iri: &'a str, start: usize) -> Option<Cow<'a, str>> {
         let nss = &iri[start..];
-        let bytes = nss.as_bytes();
-        // Without escapes, §3.6.4 steps 1 and 2 change nothing.
-        if !nss.starts_with("//") || memchr::memchr(b'%', bytes).is_some() {
-            return None;
-        }
-        let end = memchr::memchr2(b'@', b'#', bytes).unwrap_or(bytes.len());
-        let ([series, year, month, day, specifier], 5) = split_at_most(&nss[2..end], b'/')? else {
-            return None;
+        // Without escapes, §3.6.4 steps 1 and 2 change nothing: no part of the resource
+        // identifier read here may hold a `%`, and a fragment is searched for one.
+        let resource = nss.strip_prefix("//")?;
+        // Each part is read up to the byte that ends it, every byte once.
+        let (series, series_upper) = series_case(resource)?;
+        let (date, rest) = date_prefix(&resource[series.len() + 1..])?;
+        // A citation is not read here: `@` is in none of the specifier's parts.
+        let (specifier, body) = match split_once_byte(rest, b'#') {
+            Some((specifier, f)) => (specifier, Some(f)),
+            None => (rest, None),
         };
-        let series_upper = series_case(series)?;
-        check_date(year, month, day, 0).ok()?;
         let spec = Specifier::read(specifier)?;
         let unique_id = match spec.format {
             Some(_) => self.encapsulated(spec.unique_id),
             None => Cow::Borrowed(spec.unique_id),
         };
-        let fragment = match bytes.get(end) {
+        let fragment = match body {
             None => None,
-            Some(b'#') => Some(fragment(&nss[end + 1..], spec.format, start + end + 1).ok()?),
+            Some(f) if spec.format.is_some() && is_canonical_interval(f) => Some(Cow::Borrowed(f)),
+            Some(f) if find_byte(f, b'%').is_none() => {
+                Some(fragment(f, spec.format, iri.len() - f.len()).ok()?)
+            }
             Some(_) => return None,
         };
-        let canonical = iri.starts_with(PREFIX)
+        let canonical = iri.as_bytes().first_chunk() == Some(PREFIX_BYTES)
             && !series_upper
             && !spec.format_upper
             && matches!(unique_id, Cow::Borrowed(_))
@@ -471,8 +476,8 @@ impl PdiAdapter {
         out.push_str(PREFIX);
         out.push_str("//");
         push_lowercase(&mut out, series);
-        let date = 2 + series.len()..end - specifier.len();
-        out.push_str(&nss[date]);
+        out.push('/');
+        out.push_str(date);
         out.push_str(&unique_id);
         if let Some(format) = spec.format {
             out.push('.');
@@ -668,11 +673,17 @@ impl PdiAdapter {
     }
 }
 
-/// Whether a valid DOCUMENT-SERIES has upper-case letters; `None` when it is not valid (the
-/// one pass over its bytes of [`check_series`]).
-fn series_case(series: &str) -> Option<bool> {
+/// The DOCUMENT-SERIES that `resource` starts with, up to its first `/`, and whether it has
+/// upper-case letters; `None` when it is not valid or no `/` follows (the one pass over its bytes
+/// of [`check_series`]).
+fn series_case(resource: &str) -> Option<(&str, bool)> {
     let (mut upper, mut word_start, mut last_dot) = (false, true, None);
-    for (i, b) in series.bytes().enumerate() {
+    for (i, b) in resource.bytes().enumerate() {
+        if b == b'/' {
+            let country = &resource.as_bytes()[last_dot? + 1..i];
+            let valid = country.len() == 2 && country.iter().all(u8::is_ascii_alphabetic);
+            return valid.then_some((&resource[..i], upper));
+        }
         if b == b'.' && !word_start {
             (word_start, last_dot) = (true, Some(i));
         } else if b.is_ascii_alphanumeric() || b == b'-' {
@@ -682,8 +693,29 @@ fn series_case(series: &str) -> Option<bool> {
             return None;
         }
     }
-    let country = &series.as_bytes()[last_dot? + 1..];
-    (country.len() == 2 && country.iter().all(u8::is_ascii_alphabetic)).then_some(upper)
+    None
+}
+
+/// The valid ISO-DATE that `s` starts with, `year/month/day/`, as it is written (with its
+/// slashes) and the rest of `s`; `None` when there is none (see [`check_date`]).
+fn date_prefix(s: &str) -> Option<(&str, &str)> {
+    let year = find_byte(s, b'/')?;
+    let month = year + 1 + find_byte(&s[year + 1..], b'/')?;
+    let day = month + 1 + find_byte(&s[month + 1..], b'/')?;
+    check_date(&s[..year], &s[year + 1..month], &s[month + 1..day], 0).ok()?;
+    Some((&s[..=day], &s[day + 1..]))
+}
+
+/// Whether the fragment body `f` is an interval written canonically: `char=`, `elt=`, `byte=`,
+/// `sec=` or `msec=` and two numbers. [`fragment`] returns such a body unchanged (for any format).
+fn is_canonical_interval(f: &str) -> bool {
+    let Some((name, body)) = split_once_byte(f, b'=') else {
+        return false;
+    };
+    matches!(
+        name.as_bytes(),
+        b"char" | b"elt" | b"byte" | b"sec" | b"msec"
+    ) && split_once_byte(body, b',').is_some_and(|(start, end)| is_digits(start) && is_digits(end))
 }
 
 /// Appends `s` with ASCII letters in lower case, lower-cased in place: no string for it alone.
@@ -691,21 +723,6 @@ fn push_lowercase(out: &mut String, s: &str) {
     let at = out.len();
     out.push_str(s);
     out[at..].make_ascii_lowercase();
-}
-
-/// The pieces of `s` between the `byte`s, at most `N`, and how many there are; `None` when
-/// there are more. One loop over the bytes, for the one-pass path.
-fn split_at_most<const N: usize>(s: &str, byte: u8) -> Option<([&str; N], usize)> {
-    let mut pieces = [""; N];
-    let (mut n, mut start) = (0, 0);
-    for (i, &b) in s.as_bytes().iter().enumerate() {
-        if b == byte {
-            *pieces.get_mut(n)? = &s[start..i];
-            (n, start) = (n + 1, i + 1);
-        }
-    }
-    *pieces.get_mut(n)? = &s[start..];
-    Some((pieces, n + 1))
 }
 
 /// A SPECIFIER without escapes as the one-pass path reads it.
@@ -718,25 +735,51 @@ struct Specifier<'t> {
 }
 
 impl<'t> Specifier<'t> {
-    /// `unique-id [ "." format [ "." version ] ]`, each valid or `*`; `None` otherwise.
+    /// `unique-id [ "." format [ "." version ] ]`, each valid or `*`; `None` otherwise. Every
+    /// byte is read once: no part may hold a `.`.
     fn read(s: &'t str) -> Option<Self> {
-        let ([unique_id, format, version], n) = split_at_most(s, b'.')?;
-        let (format, version) = ((n > 1).then_some(format), (n > 2).then_some(version));
-        fn wildcard_or(part: &str, valid: impl Fn(u8) -> bool) -> bool {
-            part == "*" || (!part.is_empty() && part.bytes().all(valid))
+        let bytes = s.as_bytes();
+        let id_end = part_end(bytes, 0, |b| is_plain(char::from(b)))?;
+        let mut spec = Self {
+            unique_id: &s[..id_end],
+            format: None,
+            version: None,
+            format_upper: false,
+        };
+        if id_end == s.len() {
+            return Some(spec);
         }
-        let valid = wildcard_or(unique_id, |b| is_plain(char::from(b)))
-            && format.is_none_or(|f| wildcard_or(f, |b| b.is_ascii_alphanumeric() || b == b'-'))
-            && version.is_none_or(|v| {
-                wildcard_or(v, |b| b.is_ascii_digit()) && v.bytes().any(|b| b != b'0')
-            });
-        valid.then(|| Self {
-            unique_id,
-            format,
-            version,
-            format_upper: format.is_some_and(|f| f.bytes().any(|b| b.is_ascii_uppercase())),
-        })
+        let format_end = part_end(bytes, id_end + 1, |b| {
+            b.is_ascii_alphanumeric() || b == b'-'
+        })?;
+        let format = &s[id_end + 1..format_end];
+        spec.format = Some(format);
+        spec.format_upper = format.bytes().any(|b| b.is_ascii_uppercase());
+        if format_end == s.len() {
+            return Some(spec);
+        }
+        let version_end = part_end(bytes, format_end + 1, |b| b.is_ascii_digit())?;
+        let version = &s[format_end + 1..];
+        let positive = version.bytes().any(|b| b != b'0');
+        spec.version = Some(version);
+        (version_end == s.len() && positive).then_some(spec)
     }
+}
+
+/// The end of the part of `s` that starts at `from` (at the next `.` or the end of `s`) when the
+/// part is `*` or a non-empty run of bytes that are `valid` (never `.` or `*`); `None` otherwise.
+fn part_end(s: &[u8], from: usize, valid: impl Fn(u8) -> bool) -> Option<usize> {
+    let run = s[from..]
+        .iter()
+        .position(|&b| !valid(b))
+        .unwrap_or(s.len() - from);
+    let end = from
+        + if run == 0 && s.get(from) == Some(&b'*') {
+            1
+        } else {
+            run
+        };
+    (end > from && matches!(s.get(end), None | Some(b'.'))).then_some(end)
 }
 
 /// `DOCUMENT-SERIES = component *( "." component ) "." iso-country`.
@@ -765,26 +808,12 @@ fn check_series(series: &str, at: usize) -> Result<(), IdError> {
 
 /// `ISO-DATE = year "/" month "/" day`, each a number or `*`, and a calendar date.
 fn check_date(year: &str, month: &str, day: &str, at: usize) -> Result<(), IdError> {
-    let field =
-        |s: &str, at: usize, exact: bool, rule: &'static str| -> Result<Option<u32>, IdError> {
-            if s == "*" {
-                return Ok(None);
-            }
-            let digits_ok = is_digits(s) && if exact { s.len() == 2 } else { s.len() >= 4 };
-            if !digits_ok {
-                return Err(grammar(rule, at));
-            }
-            // The number; `None` when it does not fit a `u32` (a year that long is then read
-            // like `*`), as `str::parse` would give, without its overhead.
-            Ok(s.bytes().try_fold(0u32, |n, b| {
-                n.checked_mul(10)?.checked_add(u32::from(b - b'0'))
-            }))
-        };
-    let y = field(year, at, false, "year needs at least four digits")?;
+    let y =
+        date_field(year, false).ok_or_else(|| grammar("year needs at least four digits", at))?;
     let month_at = at + year.len() + 1;
-    let m = field(month, month_at, true, "month needs two digits")?;
+    let m = date_field(month, true).ok_or_else(|| grammar("month needs two digits", month_at))?;
     let day_at = month_at + month.len() + 1;
-    let d = field(day, day_at, true, "day needs two digits")?;
+    let d = date_field(day, true).ok_or_else(|| grammar("day needs two digits", day_at))?;
     if m.is_some_and(|m| !(1..=12).contains(&m)) {
         return Err(grammar("month is 01 to 12", month_at));
     }
@@ -801,6 +830,26 @@ fn check_date(year: &str, month: &str, day: &str, at: usize) -> Result<(), IdErr
         }
     }
     Ok(())
+}
+
+/// A field of a date: `Some(None)` for `*`, `Some` of its number for digits, two of them or at
+/// least four as `two_digits` says (`Some(None)` too for a number that does not fit a `u32`: a
+/// year that long is read like `*`); `None` for anything else. One pass over the digits.
+fn date_field(s: &str, two_digits: bool) -> Option<Option<u32>> {
+    if s == "*" {
+        return Some(None);
+    }
+    if two_digits && s.len() != 2 || !two_digits && s.len() < 4 {
+        return None;
+    }
+    let mut n = Some(0u32);
+    for b in s.bytes() {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n.and_then(|n| n.checked_mul(10)?.checked_add(u32::from(b - b'0')));
+    }
+    Some(n)
 }
 
 /// The canonical fragment body (after `#`) for a resource of `format`; `at` is its offset.
@@ -1120,6 +1169,16 @@ mod tests {
             "#",
             "#\u{e9}",
             "#char=1,2#3",
+            "#char=1,2@3",
+            "#char=3%37,51",
+            "#Char=37,51",
+            "#char=37,51,52",
+            "#char=,51",
+            "#msec=1,2",
+            "#elt=01,2",
+            "#rect=1,2",
+            "#crop=1,2",
+            "#foo=1,2",
             "@103=pdi://oma.eop.gov.us/1997/09/01/1.text.1#37,51",
             "@1=urn:pdi://a.us/1997/09/01/1",
         ];
