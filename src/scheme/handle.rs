@@ -283,6 +283,42 @@ fn printable(s: &str) -> bool {
     s.bytes().all(|b| matches!(b, b' '..=b'~'))
 }
 
+/// How [`push_folded`] changes the case of letters.
+#[derive(Debug, Clone, Copy)]
+enum Case {
+    Lower,
+    Upper,
+    Keep,
+}
+
+/// Appends the printable ASCII `s` with its letters in `case` and every byte that is not `kept`
+/// (in either case: letters always are) escaped. Without a byte to escape, `s` is copied and its
+/// case changed in place, not byte by byte.
+fn push_folded(out: &mut String, s: &str, case: Case, kept: impl Fn(u8) -> bool) {
+    let fold = |b: u8| match case {
+        Case::Lower => b.to_ascii_lowercase(),
+        Case::Upper => b.to_ascii_uppercase(),
+        Case::Keep => b,
+    };
+    if s.bytes().all(&kept) {
+        let at = out.len();
+        out.push_str(s);
+        match case {
+            Case::Lower => out[at..].make_ascii_lowercase(),
+            Case::Upper => out[at..].make_ascii_uppercase(),
+            Case::Keep => {}
+        }
+        return;
+    }
+    for b in s.bytes().map(fold) {
+        if kept(b) {
+            out.push(char::from(b));
+        } else {
+            out.extend(pct::escape(b, HexCase::Upper).map(char::from));
+        }
+    }
+}
+
 /// `(path, tail)`: `s` split before its first `?` or `#`.
 fn split_tail(s: &str) -> (&str, &str) {
     s.split_at(
@@ -588,36 +624,22 @@ impl HandleAdapter {
         let form = Form::of(kind, self.handle_form, self.doi_form);
         let (prefix, _) = form.prefix_and_local_chars();
         let slash_kept = form != Form::Hdl;
-        // Bytes, not a `String`: ASCII is pushed without a UTF-8 length test each.
-        let mut out = Vec::with_capacity(prefix.len() + name.len() + tail.len() + 8);
-        out.extend_from_slice(prefix.as_bytes());
-        let mut push = |b: u8, kept: bool| {
-            if kept {
-                out.push(b);
-            } else {
-                out.extend_from_slice(&pct::escape(b, HexCase::Upper));
-            }
+        let (na_case, local_case) = match kind {
+            Kind::Doi => (Case::Lower, Case::Lower),
+            _ => (Case::Upper, Case::Keep),
         };
-        for b in na.bytes() {
-            let b = match kind {
-                Kind::Doi => b.to_ascii_lowercase(),
-                _ => b.to_ascii_uppercase(),
-            };
-            push(b, is_ascii_pchar(b));
-        }
-        push(b'/', true);
-        for b in local.bytes() {
-            let b = match kind {
-                Kind::Doi => b.to_ascii_lowercase(),
-                _ => b,
-            };
-            push(b, is_ascii_pchar(b) || slash_kept && b == b'/');
-        }
-        out.extend_from_slice(tail.as_bytes());
-        let iri = if out == input.as_bytes() {
+        let mut out = String::with_capacity(prefix.len() + name.len() + tail.len() + 8);
+        out.push_str(prefix);
+        push_folded(&mut out, na, na_case, is_ascii_pchar);
+        out.push('/');
+        push_folded(&mut out, local, local_case, |b| {
+            is_ascii_pchar(b) || slash_kept && b == b'/'
+        });
+        out.push_str(tail);
+        let iri = if out == input {
             Cow::Borrowed(input)
         } else {
-            Cow::Owned(String::from_utf8(out).ok()?)
+            Cow::Owned(out)
         };
         Some(Canonical::new(iri, kind))
     }
@@ -629,6 +651,24 @@ impl HandleAdapter {
             Some(kind) => Some(Canonical::new(Cow::Borrowed(iri), kind)),
             None => self.plain(iri, at),
         }
+    }
+
+    /// A bare handle or DOI name (`name` is `handle` or `doi`) of printable ASCII by the
+    /// one-pass path; `None` when it does not apply.
+    fn plain_bare<'a>(&self, name: &str, id: &'a str) -> Option<Canonical<'a>> {
+        printable(id)
+            .then(|| self.plain_name(id, id, name == "doi", ""))
+            .flatten()
+    }
+
+    /// A bare handle or DOI name by the full read.
+    fn bare_in_full<'a>(&self, name: &str, id: &'a str) -> Result<Canonical<'a>, IdError> {
+        let handle = if name == "doi" {
+            doi_name(id, 0)?
+        } else {
+            Handle::parse(id)?
+        };
+        Ok(self.canonical(id, &handle, ""))
     }
 
     /// The canonical form of a claimed IRI by the full read.
@@ -685,19 +725,24 @@ impl SchemeAdapter for HandleAdapter {
 
     /// A bare handle `NA/local` (`--scheme handle`) or DOI name (`--scheme doi`), not decoded.
     fn canonicalize_bare<'a>(&self, name: &str, id: &'a str) -> Result<Canonical<'a>, IdError> {
-        let doi = name == "doi";
-        if let Some(canonical) = printable(id)
-            .then(|| self.plain_name(id, id, doi, ""))
-            .flatten()
-        {
-            return Ok(canonical);
+        match self.plain_bare(name, id) {
+            Some(canonical) => Ok(canonical),
+            None => self.bare_in_full(name, id),
         }
-        let handle = if doi {
-            doi_name(id, 0)?
-        } else {
-            Handle::parse(id)?
-        };
-        Ok(self.canonical(id, &handle, ""))
+    }
+
+    /// A bare handle or DOI name by the one-pass path, whose forms are IRIs by construction
+    /// (see [`Self::plain_name`]), else by the full read.
+    fn bare_valid<'a>(
+        &self,
+        name: &str,
+        id: &'a str,
+        _: super::sealed::Sealed,
+    ) -> Result<Canonical<'a>, IdError> {
+        match self.plain_bare(name, id) {
+            Some(canonical) => Ok(canonical),
+            None => super::checked(self.bare_in_full(name, id)),
+        }
     }
 }
 
