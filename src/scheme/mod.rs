@@ -413,11 +413,15 @@ const SCHEME_BYTES: [bool; 256] = {
     table
 };
 
-/// A route's length and its first and last bytes in lower case: most routes that differ differ
-/// there, so one comparison of two `u32`s rejects them.
+/// A route's length and its first, middle and last bytes in lower case: most routes that differ
+/// differ there (`http://purl.org` and `https://doi.org` in the middle), so one comparison of
+/// two `u32`s rejects them.
 fn route_signature(route: &[u8]) -> u32 {
     let lower = |b: Option<&u8>| u32::from(b.map_or(0, u8::to_ascii_lowercase));
-    (route.len() as u32) << 16 | lower(route.first()) << 8 | lower(route.last())
+    (route.len() as u32) << 24
+        | lower(route.first()) << 16
+        | lower(route.get(route.len() / 2)) << 8
+        | lower(route.last())
 }
 
 /// `s.find(byte)` for an ASCII byte, as a plain loop: faster than `str::find` (which sets up a
