@@ -292,30 +292,24 @@ enum Case {
 }
 
 /// Appends the printable ASCII `s` with its letters in `case` and every byte that is not `kept`
-/// (in either case: letters always are) escaped. Without a byte to escape, `s` is copied and its
-/// case changed in place, not byte by byte.
+/// (letters always are) escaped: each run of kept bytes is copied and its case changed in place,
+/// not byte by byte.
 fn push_folded(out: &mut String, s: &str, case: Case, kept: impl Fn(u8) -> bool) {
-    let fold = |b: u8| match case {
-        Case::Lower => b.to_ascii_lowercase(),
-        Case::Upper => b.to_ascii_uppercase(),
-        Case::Keep => b,
-    };
-    if s.bytes().all(&kept) {
+    let mut rest = s;
+    loop {
+        let run = rest.bytes().position(|b| !kept(b)).unwrap_or(rest.len());
         let at = out.len();
-        out.push_str(s);
+        out.push_str(&rest[..run]);
         match case {
             Case::Lower => out[at..].make_ascii_lowercase(),
             Case::Upper => out[at..].make_ascii_uppercase(),
             Case::Keep => {}
         }
-        return;
-    }
-    for b in s.bytes().map(fold) {
-        if kept(b) {
-            out.push(char::from(b));
-        } else {
-            out.extend(pct::escape(b, HexCase::Upper).map(char::from));
-        }
+        let Some(&escaped) = rest.as_bytes().get(run) else {
+            return;
+        };
+        out.extend(pct::escape(escaped, HexCase::Upper).map(char::from));
+        rest = &rest[run + 1..];
     }
 }
 
