@@ -424,6 +424,12 @@ impl HandleAdapter {
     /// Where the handle of `iri` starts (the rest, its offset) and how it is written, when this
     /// adapter claims `iri`.
     fn locate<'a>(&self, iri: &'a str) -> Option<Located<'a>> {
+        // Every form starts with `doi:`, one of PATH_FORMS (`hdl`, `info`, `urn`) or an
+        // `http(s)` URL: anything else (a bare name) is not looked at further.
+        let first = iri.as_bytes().first()?.to_ascii_lowercase();
+        if !matches!(first, b'd' | b'h' | b'i' | b'u') {
+            return None;
+        }
         if starts_with_ignore_case(iri, "doi:") {
             return Some((&iri[4..], 4, Encoding::DoiName));
         }
@@ -946,6 +952,35 @@ mod tests {
             }
         }
         assert!(taken > 500, "the one-pass path took only {taken}");
+    }
+
+    #[test]
+    fn every_form_is_located_in_any_case() {
+        let adapter = HandleAdapter::new(&Policy {
+            handle_resolvers: vec!["https://repo.example.edu/handle/".into()],
+            ..Policy::default()
+        })
+        .expect("a valid resolver");
+        let urls = [
+            "http://hdl.handle.net/",
+            "https://doi.org/",
+            "http://dx.doi.org/",
+            "https://repo.example.edu/handle/",
+        ];
+        let prefixes = PATH_FORMS.iter().map(|&(prefix, ..)| prefix);
+        for prefix in prefixes.chain(["doi:"]).chain(urls) {
+            // A URL's scheme and host in upper case; its path is case-sensitive.
+            let path = prefix
+                .match_indices('/')
+                .nth(2)
+                .map_or(prefix.len(), |(i, _)| i);
+            let upper = prefix[..path].to_ascii_uppercase() + &prefix[path..];
+            for prefix in [prefix.to_owned(), upper] {
+                let iri = format!("{prefix}10.1000/x");
+                assert!(adapter.locate(&iri).is_some(), "{iri}");
+            }
+        }
+        assert!(adapter.locate("10.1000/x").is_none());
     }
 
     #[test]

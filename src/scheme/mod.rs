@@ -281,7 +281,12 @@ impl Registry {
     /// The adapter that `--scheme name` selects.
     #[must_use]
     pub fn adapter_named(&self, name: &str) -> Option<&dyn SchemeAdapter> {
-        let &(_, index) = self.names.iter().find(|&&(n, _)| n == name)?;
+        // The first bytes first: most names differ there, without a call to compare them.
+        let first = name.as_bytes().first();
+        let &(_, index) = self
+            .names
+            .iter()
+            .find(|&&(n, _)| n.as_bytes().first() == first && n == name)?;
         Some(self.adapters[index].as_ref())
     }
 

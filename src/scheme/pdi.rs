@@ -34,7 +34,15 @@ pub const URL_PREFIX: &str = "pdi:";
 
 /// §1.2.4 `OTHER`.
 fn is_other(c: char) -> bool {
-    matches!(c, '(' | ')' | '-' | ':' | ';' | '$' | '_' | '!' | '\'')
+    u8::try_from(c).is_ok_and(is_other_byte)
+}
+
+/// [`is_other`] for a byte; `const` for [`CLASSES`].
+const fn is_other_byte(b: u8) -> bool {
+    matches!(
+        b,
+        b'(' | b')' | b'-' | b':' | b';' | b'$' | b'_' | b'!' | b'\''
+    )
 }
 
 /// `URN-CHARS` that are not `RESERVED`: what §3.6.4 step 1 unescapes.
@@ -673,22 +681,54 @@ impl PdiAdapter {
     }
 }
 
+/// The classes of a byte the one-pass path reads with one look-up ([`CLASSES`]): a letter,
+/// digit or `-` (a COMPONENT's or a FORMAT's byte), an upper-case letter, a UNIQUE-ID's byte
+/// ([`is_plain`]), a digit.
+const COMPONENT: u8 = 1;
+const UPPER: u8 = 2;
+const PLAIN: u8 = 4;
+const DIGIT: u8 = 8;
+
+/// The [`COMPONENT`], [`UPPER`], [`PLAIN`] and [`DIGIT`] bits of every byte.
+const CLASSES: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        let plain = b.is_ascii_alphanumeric() || is_other_byte(b);
+        table[i] = if b.is_ascii_alphanumeric() || b == b'-' {
+            COMPONENT
+        } else {
+            0
+        } | if b.is_ascii_uppercase() { UPPER } else { 0 }
+            | if plain { PLAIN } else { 0 }
+            | if b.is_ascii_digit() { DIGIT } else { 0 };
+        i += 1;
+    }
+    table
+};
+
+/// Whether `b` has any of the class bits `class`.
+fn is(b: u8, class: u8) -> bool {
+    CLASSES[usize::from(b)] & class != 0
+}
+
 /// The DOCUMENT-SERIES that `resource` starts with, up to its first `/`, and whether it has
 /// upper-case letters; `None` when it is not valid or no `/` follows (the one pass over its bytes
 /// of [`check_series`]).
 fn series_case(resource: &str) -> Option<(&str, bool)> {
-    let (mut upper, mut word_start, mut last_dot) = (false, true, None);
+    let (mut seen, mut word_start, mut last_dot) = (0, true, None);
     for (i, b) in resource.bytes().enumerate() {
-        if b == b'/' {
+        let class = CLASSES[usize::from(b)];
+        if class & COMPONENT != 0 {
+            seen |= class;
+            word_start = false;
+        } else if b == b'.' && !word_start {
+            (word_start, last_dot) = (true, Some(i));
+        } else if b == b'/' {
             let country = &resource.as_bytes()[last_dot? + 1..i];
             let valid = country.len() == 2 && country.iter().all(u8::is_ascii_alphabetic);
-            return valid.then_some((&resource[..i], upper));
-        }
-        if b == b'.' && !word_start {
-            (word_start, last_dot) = (true, Some(i));
-        } else if b.is_ascii_alphanumeric() || b == b'-' {
-            upper |= b.is_ascii_uppercase();
-            word_start = false;
+            return valid.then_some((&resource[..i], seen & UPPER != 0));
         } else {
             return None;
         }
@@ -739,7 +779,7 @@ impl<'t> Specifier<'t> {
     /// byte is read once: no part may hold a `.`.
     fn read(s: &'t str) -> Option<Self> {
         let bytes = s.as_bytes();
-        let id_end = part_end(bytes, 0, |b| is_plain(char::from(b)))?;
+        let id_end = part_end(bytes, 0, |b| is(b, PLAIN))?;
         let mut spec = Self {
             unique_id: &s[..id_end],
             format: None,
@@ -749,16 +789,14 @@ impl<'t> Specifier<'t> {
         if id_end == s.len() {
             return Some(spec);
         }
-        let format_end = part_end(bytes, id_end + 1, |b| {
-            b.is_ascii_alphanumeric() || b == b'-'
-        })?;
+        let format_end = part_end(bytes, id_end + 1, |b| is(b, COMPONENT))?;
         let format = &s[id_end + 1..format_end];
         spec.format = Some(format);
         spec.format_upper = format.bytes().any(|b| b.is_ascii_uppercase());
         if format_end == s.len() {
             return Some(spec);
         }
-        let version_end = part_end(bytes, format_end + 1, |b| b.is_ascii_digit())?;
+        let version_end = part_end(bytes, format_end + 1, |b| is(b, DIGIT))?;
         let version = &s[format_end + 1..];
         let positive = version.bytes().any(|b| b != b'0');
         spec.version = Some(version);
