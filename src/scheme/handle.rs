@@ -424,30 +424,28 @@ impl HandleAdapter {
     /// Where the handle of `iri` starts (the rest, its offset) and how it is written, when this
     /// adapter claims `iri`.
     fn locate<'a>(&self, iri: &'a str) -> Option<Located<'a>> {
-        // Every form starts with `doi:`, one of PATH_FORMS (`hdl`, `info`, `urn`) or an
-        // `http(s)` URL: anything else (a bare name) is not looked at further.
-        let first = iri.as_bytes().first()?.to_ascii_lowercase();
-        if !matches!(first, b'd' | b'h' | b'i' | b'u') {
-            return None;
-        }
-        if starts_with_ignore_case(iri, "doi:") {
-            return Some((&iri[4..], 4, Encoding::DoiName));
-        }
-        PATH_FORMS
-            .iter()
-            .find(|(prefix, ..)| starts_with_ignore_case(iri, prefix))
-            .map(|&(prefix, doi_only, urn)| {
-                let path = Encoding::Path { doi_only, urn };
-                (&iri[prefix.len()..], prefix.len(), path)
-            })
-            .or_else(|| {
+        // Every form starts with `doi:`, one of PATH_FORMS (`hdl`, `info`, `urn`; none with
+        // `http`) or is an `http(s)` URL under a proxy or resolver: each is looked for only where
+        // the first bytes allow it, and a bare name not at all.
+        match iri.as_bytes().first()?.to_ascii_lowercase() {
+            b'd' => starts_with_ignore_case(iri, "doi:").then(|| (&iri[4..], 4, Encoding::DoiName)),
+            b'h' if starts_with_ignore_case(iri, "http") => {
                 let (rest, base) = self.strip_resolver(iri)?;
                 let path = Encoding::Path {
                     doi_only: false,
                     urn: false,
                 };
                 Some((rest, base, path))
-            })
+            }
+            b'h' | b'i' | b'u' => PATH_FORMS
+                .iter()
+                .find(|(prefix, ..)| starts_with_ignore_case(iri, prefix))
+                .map(|&(prefix, doi_only, urn)| {
+                    let path = Encoding::Path { doi_only, urn };
+                    (&iri[prefix.len()..], prefix.len(), path)
+                }),
+            _ => None,
+        }
     }
 
     /// Reads a claimed IRI: the handle, and the query and fragment to keep after it.
