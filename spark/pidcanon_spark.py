@@ -729,50 +729,61 @@ def connected_components(edges, max_rounds=COMPONENT_ROUNDS, checkpoint_every=CH
     loops and duplicates allowed), by iterative joins in Spark: large-star and small-star
     rounds (Kiveris et al., "Connected Components in MapReduce and Beyond", SoCC 2014) until
     every component is a star around its least vertex. Returns (an RDD of (vertex, the least
-    vertex of its component) for every vertex, the number of rounds).
+    vertex of its component) for every vertex, the number of rounds). The shuffles keep the
+    number of partitions of `edges`.
 
         connected_components(sc.parallelize([(1, 2), (3, 2), (5, 6)]))  # 1→1 2→1 3→1 5→5 6→5"""
-    vertices = edges.flatMap(lambda e: e).distinct()
-    current = edges.filter(lambda e: e[0] != e[1]).map(lambda e: (max(e), min(e))).distinct()
+    n = edges.getNumPartitions()
+    vertices = edges.flatMap(lambda e: e).distinct(n)
+    current = edges.filter(lambda e: e[0] != e[1]).map(lambda e: (max(e), min(e))).distinct(n)
     current.persist(StorageLevel.MEMORY_AND_DISK)
-    rounds = 0
-    while not is_star_forest(current):
+    previous, rounds = None, 0
+    while True:
+        done = is_star_forest(current, n)  # computes `current`, so the edges it came from can go
+        if previous is not None:
+            previous.unpersist()
+        if done:
+            break
         if rounds == max_rounds:
             current.unpersist()
             raise RewriteFailed(f"pidcanon-spark: --collapse: the connected components of the equivalences did not converge in {max_rounds} rounds of large-star/small-star; use --classes driver", 2)
         rounds += 1
-        following = small_star(large_star(current)).persist(StorageLevel.MEMORY_AND_DISK)
+        previous, current = current, small_star(large_star(current, n), n).persist(StorageLevel.MEMORY_AND_DISK)
         if rounds % checkpoint_every == 0:
-            cut_lineage(following)
-        following.count()  # computed before the edges it came from are dropped
-        current.unpersist()
-        current = following
-    labels = vertices.map(lambda v: (v, None)).leftOuterJoin(current).map(lambda kv: (kv[0], kv[0] if kv[1][1] is None else kv[1][1]))
+            cut_lineage(current)
+    labels = vertices.map(lambda v: (v, None)).leftOuterJoin(current, n).map(lambda kv: (kv[0], kv[0] if kv[1][1] is None else kv[1][1]))
     return labels, rounds
 
 
-def large_star(edges):
+# In large_star and small_star, the edges are partitioned by their first vertex once, and the
+# least neighbour and the join that follow keep that partitioning: one shuffle each (and
+# small_star's `distinct`), not one per step.
+
+
+def large_star(edges, n):
     """Each vertex u links every neighbour larger than u to the least of u and its neighbours.
-    `edges` (a, b) with a > b; so are those returned."""
-    both = edges.flatMap(lambda e: (e, (e[1], e[0])))
-    least = both.reduceByKey(min).map(lambda kv: (kv[0], min(kv)))
-    return both.filter(lambda e: e[1] > e[0]).join(least).values().distinct()
+    `edges` (a, b) with a > b; so are those returned, possibly repeated."""
+    both = edges.flatMap(lambda e: (e, (e[1], e[0]))).partitionBy(n)
+    least = both.reduceByKey(min, n).map(lambda kv: (kv[0], min(kv)), preservesPartitioning=True)
+    return both.filter(lambda e: e[1] > e[0]).join(least, n).values()
 
 
-def small_star(edges):
+def small_star(edges, n):
     """Each vertex u links itself and its neighbours smaller than u to the least of them.
-    `edges` (a, b) with a > b; so are those returned."""
-    least = edges.reduceByKey(min)
-    linked = edges.join(least).flatMap(lambda kv: ((kv[1][0], kv[1][1]), (kv[0], kv[1][1])))
-    return linked.filter(lambda e: e[0] != e[1]).distinct()
+    `edges` (a, b) with a > b; so are those returned, each once."""
+    edges = edges.partitionBy(n)
+    least = edges.reduceByKey(min, n)
+    linked = edges.join(least, n).flatMap(lambda kv: ((kv[1][0], kv[1][1]), (kv[0], kv[1][1])))
+    return linked.filter(lambda e: e[0] != e[1]).distinct(n)
 
 
-def is_star_forest(edges):
-    """Whether `edges` (child, parent), child > parent, give every vertex at most one parent
-    and no parent a parent of its own: then each component is a star around its least vertex."""
+def is_star_forest(edges, n):
+    """Whether `edges` (child, parent), child > parent, each once, give every vertex at most
+    one parent and no parent a parent of its own: then each component is a star around its
+    least vertex."""
     tally = edges.flatMap(lambda e: ((e[0], (1, False)), (e[1], (0, True))))
-    merged = tally.reduceByKey(lambda a, b: (a[0] + b[0], a[1] or b[1]))
-    return merged.filter(lambda kv: kv[1][0] > 1 or (kv[1][0] == 1 and kv[1][1])).isEmpty()
+    merged = tally.reduceByKey(lambda a, b: (a[0] + b[0], a[1] or b[1]), n)
+    return merged.filter(lambda kv: kv[1][0] > 1 or (kv[1][0] == 1 and kv[1][1])).count() == 0
 
 
 def cut_lineage(rdd):
