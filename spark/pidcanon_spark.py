@@ -9,6 +9,8 @@ partitions, and each partition goes through one `pidcanon rewrite` process as on
 read. Turtle, TriG and RDF/XML files do not split on lines: each goes whole through one
 process. `--dedup` is Spark's shuffle on the statement text, `--map`/`--links` are
 de-duplicated across partitions, and the per-partition reports are summed into one summary.
+`--collapse` computes the equivalence classes of the whole input first, on the driver or, for
+many equivalence statements, on the cluster (connected components by iterative joins).
 The design and its limits are in docs/spark.md.
 
 Used from Python (the tests do):
@@ -90,7 +92,7 @@ def parse_args(argv):
     p.add_argument("--links", metavar="DIR", help="write `<original> owl:sameAs <canonical> .`, once per rewritten IRI, as part files in DIR")
     p.add_argument("--report", choices=["json"], help="print the summary as JSON on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary and no diagnostics")
-    p.add_argument("--collapse", action="store_true", help="collapse equivalent IRIs onto one representative per class across the whole input (classes gathered on the driver; docs/spark.md)")
+    p.add_argument("--collapse", action="store_true", help="collapse equivalent IRIs onto one representative per class across the whole input (classes computed on the driver or the cluster, see --classes; docs/spark.md)")
     p.add_argument("--equivalence-predicate", action="append", default=[], metavar="IRI", help="another predicate whose statements assert equivalence (repeatable; with --collapse)")
     p.add_argument("--max-class", type=int, default=1000, metavar="N", help="refuse classes larger than N, reporting them [default: 1000]")
     p.add_argument("--allow-large-classes", action="store_true", help="collapse classes larger than --max-class anyway")
@@ -549,8 +551,9 @@ class EquivalenceLines:
     """The input's equivalence statements (owl:sameAs and --equivalence-predicate), as lines,
     not collected: N-Triples/N-Quads lines that hold `<P>` for such a P, filtered in the JVM as
     they are read (the binary's own first pass picks its lines the same way); from the other
-    formats, the lines of their rewrite to N-Triples/N-Quads that do (kept, so that counting
-    them does not rewrite the files twice; `release()` when done)."""
+    formats, the lines of their rewrite to N-Triples/N-Quads that do. Both are kept once
+    computed (`MEMORY_AND_DISK`), so that counting them does not read the input twice;
+    `release()` when done."""
 
     def __init__(self, spark, options, line_paths, whole, args, files):
         from pyspark.sql.functions import col
@@ -562,7 +565,7 @@ class EquivalenceLines:
             wanted = col("value").contains(needles[0])
             for needle in needles[1:]:
                 wanted = wanted | col("value").contains(needle)
-            self.lines = spark.read.text(line_paths).filter(wanted)
+            self.lines = spark.read.text(line_paths).filter(wanted).persist(StorageLevel.MEMORY_AND_DISK)
         if whole:
             unused = self.sc.accumulator({}, PartitionReports())
             rewritten = rewrite_whole_files(self.sc, whole, args, options.binary, [], files, unused)
@@ -588,8 +591,9 @@ class EquivalenceLines:
         return parts[0] if len(parts) == 1 else self.sc.union(parts)
 
     def release(self):
-        if self.rewritten is not None:
-            self.rewritten.unpersist()
+        for part in (self.lines, self.rewritten):
+            if part is not None:
+                part.unpersist()
 
 
 def classes_path(options, statements):
