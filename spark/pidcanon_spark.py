@@ -9,6 +9,8 @@ partitions, and each partition goes through one `pidcanon rewrite` process as on
 read. Turtle, TriG and RDF/XML files do not split on lines: each goes whole through one
 process. `--dedup` is Spark's shuffle on the statement text, `--map`/`--links` are
 de-duplicated across partitions, and the per-partition reports are summed into one summary.
+`--collapse` computes the equivalence classes of the whole input first, on the driver or, for
+many equivalence statements, on the cluster (connected components by iterative joins).
 The design and its limits are in docs/spark.md.
 
 Used from Python (the tests do):
@@ -20,12 +22,13 @@ Used from Python (the tests do):
 
 import argparse
 import bz2
+import glob
+import hashlib
 import gzip
 import io
 import json
 import os
 import re
-import shlex
 import shutil
 import socket
 import subprocess
@@ -33,6 +36,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from collections import Counter
 from functools import partial
 from itertools import islice
@@ -51,6 +55,9 @@ STDIN_POSITION = re.compile(r"<stdin>:(\d+):(\d+)")
 # What a process says about the whole run rather than a line: the job says it once instead.
 PROCESS_NOTE = re.compile(r"pidcanon: (--collapse: |\d+ reflexive equivalence statements dropped)")
 SAME_AS = "http://www.w3.org/2002/07/owl#sameAs"
+# --classes auto: the most equivalence statements gathered on the driver (about 200 bytes each
+# with their classes: 400 MB; docs/spark.md).
+DRIVER_MAX_EQUIVALENCES = 2_000_000
 
 
 class RewriteFailed(Exception):
@@ -85,11 +92,13 @@ def parse_args(argv):
     p.add_argument("--links", metavar="DIR", help="write `<original> owl:sameAs <canonical> .`, once per rewritten IRI, as part files in DIR")
     p.add_argument("--report", choices=["json"], help="print the summary as JSON on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary and no diagnostics")
-    p.add_argument("--collapse", action="store_true", help="collapse equivalent IRIs onto one representative per class across the whole input (classes gathered on the driver; docs/spark.md)")
+    p.add_argument("--collapse", action="store_true", help="collapse equivalent IRIs onto one representative per class across the whole input (classes computed on the driver or the cluster, see --classes; docs/spark.md)")
     p.add_argument("--equivalence-predicate", action="append", default=[], metavar="IRI", help="another predicate whose statements assert equivalence (repeatable; with --collapse)")
     p.add_argument("--max-class", type=int, default=1000, metavar="N", help="refuse classes larger than N, reporting them [default: 1000]")
     p.add_argument("--allow-large-classes", action="store_true", help="collapse classes larger than --max-class anyway")
     p.add_argument("--drop-reflexive", action="store_true", help="drop equivalence statements whose two sides become one IRI")
+    p.add_argument("--classes", choices=["auto", "driver", "cluster"], help="where the classes are computed: on the driver (the equivalence statements collected there, one union-find), on the cluster (connected components by iterative joins; nothing collected), or auto: the driver up to --driver-max-equivalences equivalence statements, the cluster above [default: auto; with --collapse]")
+    p.add_argument("--driver-max-equivalences", type=int, metavar="N", help=f"with --classes auto, the most equivalence statements the driver takes [default: {DRIVER_MAX_EQUIVALENCES}]")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--lenient", action="store_true", help="pass lines with syntax errors through and report them")
     mode.add_argument("--strict", action="store_true", help="make an invalid identifier fail the job")
@@ -106,8 +115,13 @@ def parse_args(argv):
         p.error("--min-partitions must be at least 1")
     if options.min_partitions is not None and options.split == "files":
         p.error("--min-partitions splits files into lines: not with --split files")
-    if not options.collapse and (options.equivalence_predicate or options.allow_large_classes or options.drop_reflexive):
-        p.error("--equivalence-predicate, --allow-large-classes and --drop-reflexive need --collapse")
+    if not options.collapse and (options.equivalence_predicate or options.allow_large_classes or options.drop_reflexive or options.classes or options.driver_max_equivalences is not None):
+        p.error("--equivalence-predicate, --allow-large-classes, --drop-reflexive, --classes and --driver-max-equivalences need --collapse")
+    if options.driver_max_equivalences is not None and options.driver_max_equivalences < 0:
+        p.error("--driver-max-equivalences must be at least 0")
+    options.classes = options.classes or "auto"
+    if options.driver_max_equivalences is None:
+        options.driver_max_equivalences = DRIVER_MAX_EQUIVALENCES
     return options
 
 
@@ -232,6 +246,16 @@ def read_stderr(path):
     return kept, count, report
 
 
+def failure_tail(path, not_kept):
+    """What a failed process's message adds to its kept diagnostics when `not_kept` lines were
+    not kept: how many, and the last line, which says why it stopped."""
+    if not_kept <= 0:
+        return []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        last = [line.rstrip("\n") for line in f if not line.startswith("{")][-1]
+    return ([f"… {not_kept - 1} more lines"] if not_kept > 1 else []) + [last]
+
+
 def find_binary(name):
     """The executable to run on this executor: shipped with --files, a path, or on PATH."""
     tried = []
@@ -291,7 +315,8 @@ READ_SIZE = 1 << 20  # bytes of a process's output read at a time
 POLICY_FILE = "policy.toml"
 CLASSES_FILE = "classes.tsv"
 # Files written next to every process, and the option that names them.
-SHIPPED_FILES = {POLICY_FILE: "--policy", CLASSES_FILE: "--equivalences"}
+CLASSES_PARTS = "classes-parts"  # the classes table computed on the cluster (ShippedParts)
+SHIPPED_FILES = {POLICY_FILE: "--policy", CLASSES_FILE: "--equivalences", CLASSES_PARTS: "--equivalences"}
 
 
 class Feeder(threading.Thread):
@@ -359,14 +384,40 @@ def line_blocks(stream):
         yield tail
 
 
+class ShippedParts:
+    """Part files in a directory shipped to every executor with `SparkContext.addFile(dir,
+    recursive=True)`: the classes table computed on the cluster. Each process gets every part."""
+
+    def __init__(self, name):
+        self.name = name  # the directory's name, as SparkFiles knows it
+
+    def paths(self):
+        directory = SparkFiles.get(self.name)
+        parts = sorted(glob.glob(os.path.join(directory, "part-*")))
+        if not parts:
+            raise failure(None, 2, f"pidcanon-spark: the classes table {self.name} did not reach executor {socket.gethostname()} ({directory})")
+        return parts
+
+
 def process_directory(files):
     """A fresh directory for one pidcanon process's side files, holding `files` ({name: a
-    broadcast text})."""
+    broadcast text, or ShippedParts already on the executor})."""
     path = tempfile.mkdtemp(prefix="pidcanon-spark-")
     for name, text in files.items():
-        with open(os.path.join(path, name), "w", encoding="utf-8") as f:
-            f.write(text.value)
+        if not isinstance(text, ShippedParts):
+            with open(os.path.join(path, name), "w", encoding="utf-8") as f:
+                f.write(text.value)
     return path
+
+
+def shipped_args(workdir, files):
+    """The options that give a process `files` (written in `workdir` or shipped as parts):
+    `--policy FILE`, `--equivalences FILE`…"""
+    args = []
+    for name, source in files.items():
+        paths = source.paths() if isinstance(source, ShippedParts) else [os.path.join(workdir, name)]
+        args += [a for path in paths for a in (SHIPPED_FILES[name], path)]
+    return args
 
 
 def process_command(binary, workdir, args, side_files, files):
@@ -375,9 +426,7 @@ def process_command(binary, workdir, args, side_files, files):
     command = [find_binary(binary), "rewrite", *args, "--report", "json"]
     for kind in side_files:
         command += [f"--{kind}", os.path.join(workdir, kind)]
-    for name in files:
-        command += [SHIPPED_FILES[name], os.path.join(workdir, name)]
-    return command
+    return command + shipped_args(workdir, files)
 
 
 def process_output(command, workdir, key, tag, blocks=None, rename=None):
@@ -406,11 +455,14 @@ def process_output(command, workdir, key, tag, blocks=None, rename=None):
         if feeder is not None:
             feeder.join()
     kept, count, report = read_stderr(stderr_path)
+    if status != 0:
+        said = kept + failure_tail(stderr_path, count - len(kept))
+        if rename is not None:
+            said = [d.replace(*rename) for d in said]
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise failure(key, status, "\n".join(said) or f"pidcanon exited with status {status}")
     if rename is not None:
         kept = [d.replace(*rename) for d in kept]
-    if status != 0:
-        shutil.rmtree(workdir, ignore_errors=True)
-        raise failure(key, status, "\n".join(kept) or f"pidcanon exited with status {status}")
     if feeder is not None and feeder.error is not None:
         raise feeder.error
     return (kept, count, report), received
@@ -488,40 +540,107 @@ def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports):
 
 
 # ---------------------------------------------------------------------------------------------
-# --collapse: the equivalence classes of the whole input, gathered on the driver
+# --collapse: the equivalence classes of the whole input, on the driver or on the cluster
 
 GATHERED = "equivalences.nq"  # the equivalence statements of the whole input, on the driver
+COMPONENT_ROUNDS = 60  # large-star/small-star rounds before the cluster path gives up
+CHECKPOINT_EVERY = 4  # rounds between two cuts of the edges' lineage
 
 
-def equivalence_statements(spark, options, line_paths, whole, args, files):
-    """The input's equivalence statements (owl:sameAs and --equivalence-predicate), as lines:
-    N-Triples/N-Quads lines that hold `<P>` for such a P, filtered in the JVM as they are read
-    (the binary's own first pass picks its lines the same way); from the other formats, the
-    lines of their rewrite to N-Triples/N-Quads that do."""
-    from pyspark.sql.functions import col
+class EquivalenceLines:
+    """The input's equivalence statements (owl:sameAs and --equivalence-predicate), as lines,
+    not collected: N-Triples/N-Quads lines that hold `<P>` for such a P, filtered in the JVM as
+    they are read (the binary's own first pass picks its lines the same way); from the other
+    formats, the lines of their rewrite to N-Triples/N-Quads that do. Both are kept once
+    computed (`MEMORY_AND_DISK`), so that counting them does not read the input twice;
+    `release()` when done."""
 
-    needles = [f"<{p}>" for p in [SAME_AS, *options.equivalence_predicate]]
-    statements = []
-    if line_paths:
-        text = spark.read.text(line_paths)
-        wanted = col("value").contains(needles[0])
-        for needle in needles[1:]:
-            wanted = wanted | col("value").contains(needle)
-        statements += [row.value for row in text.filter(wanted).collect()]
-    if whole:
-        unused = spark.sparkContext.accumulator({}, PartitionReports())
-        rewritten = rewrite_whole_files(spark.sparkContext, whole, args, options.binary, [], files, unused)
-        statements += rewritten.flatMap(lambda block: [line for line in block.decode("utf-8").split("\n") if any(n in line for n in needles)]).collect()
-    return statements
+    def __init__(self, spark, options, line_paths, whole, args, files):
+        from pyspark.sql.functions import col
+
+        self.sc = spark.sparkContext
+        needles = [f"<{p}>" for p in [SAME_AS, *options.equivalence_predicate]]
+        self.lines = self.rewritten = None
+        if line_paths:
+            wanted = col("value").contains(needles[0])
+            for needle in needles[1:]:
+                wanted = wanted | col("value").contains(needle)
+            self.lines = spark.read.text(line_paths).filter(wanted).persist(StorageLevel.MEMORY_AND_DISK)
+        if whole:
+            unused = self.sc.accumulator({}, PartitionReports())
+            rewritten = rewrite_whole_files(self.sc, whole, args, options.binary, [], files, unused)
+            picked = rewritten.flatMap(lambda block: [line for line in block.decode("utf-8").split("\n") if any(n in line for n in needles)])
+            self.rewritten = picked.persist(StorageLevel.MEMORY_AND_DISK)
+
+    def count(self):
+        """How many there are (for line formats a count in the JVM: nothing reaches Python)."""
+        return sum(part.count() for part in (self.lines, self.rewritten) if part is not None)
+
+    def collect(self):
+        """All of them, on the driver (str)."""
+        lines = [row.value for row in self.lines.collect()] if self.lines is not None else []
+        return lines + (self.rewritten.collect() if self.rewritten is not None else [])
+
+    def rdd(self):
+        """An RDD of them (bytes, without their newline)."""
+        parts = []
+        if self.lines is not None:
+            parts.append(self.lines.rdd.map(lambda row: row.value.encode("utf-8")))
+        if self.rewritten is not None:
+            parts.append(self.rewritten.map(lambda line: line.encode("utf-8")))
+        return parts[0] if len(parts) == 1 else self.sc.union(parts)
+
+    def release(self):
+        for part in (self.lines, self.rewritten):
+            if part is not None:
+                part.unpersist()
 
 
-def gather_classes(spark, options, line_paths, whole, args, files):
-    """The first pass of --collapse for the whole input. The equivalence statements are
-    collected on the driver, and the binary makes the classes of them there — union–find, the
-    representative rule, the --max-class guard — as `pidcanon rewrite --collapse` does on one
-    machine. Returns the table of the classes, `iri<TAB>representative<TAB>kind` lines (the
-    `--map` of that run), and the binary's count of pairs and classes."""
-    statements = equivalence_statements(spark, options, line_paths, whole, args, files)
+def classes_path(options, statements):
+    """Where the classes are computed, "driver" or "cluster", and the choice as the summary
+    reports it."""
+    limit = options.driver_max_equivalences
+    if options.classes != "auto":
+        return options.classes, {"computed_on": options.classes, "why": f"--classes {options.classes}", "equivalence_statements": None}
+    count = statements.count()
+    where = "driver" if count <= limit else "cluster"
+    why = f"--classes auto: {count} equivalence statements, " + (f"at most --driver-max-equivalences {limit}" if where == "driver" else f"over --driver-max-equivalences {limit}")
+    return where, {"computed_on": where, "why": why, "equivalence_statements": count}
+
+
+def gather_classes(spark, options, line_paths, whole, args, files, table_dir):
+    """The first pass of --collapse for the whole input: the classes of its equivalence
+    statements, computed on the driver or on the cluster (`classes_path`). Returns the table
+    as `files` gives it to the processes of the second pass ({name: broadcast text or parts
+    shipped to every executor}), a note for the summary, and the choice of path (a dict)."""
+    statements = EquivalenceLines(spark, options, line_paths, whole, args, files)
+    try:
+        where, choice = classes_path(options, statements)
+        if where == "driver":
+            classes, note = classes_on_driver(options, statements.collect(), files)
+            table = {CLASSES_FILE: spark.sparkContext.broadcast(classes)}
+        else:
+            threads = spark.sparkContext.getConf().get("spark.task.cpus", "1")
+            note, choice["rounds"] = classes_on_cluster(spark.sparkContext, options, statements.rdd(), files, threads, table_dir)
+            table = {CLASSES_PARTS: ShippedParts(table_dir.rsplit("/", 1)[-1])}
+        return table, f"{note} (classes computed on the {where}" + (f" in {choice['rounds']} rounds of large-star/small-star" if where == "cluster" else "") + f": {choice['why']})", choice
+    finally:
+        statements.release()
+
+
+def class_args(options):
+    """How the binary makes the classes, on the driver and on the cluster alike: its
+    union–find, its representative rule and its --max-class guard."""
+    args = ["--collapse", "--max-class", str(options.max_class)]
+    args += [a for p in options.equivalence_predicate for a in ("--equivalence-predicate", p)]
+    return args + (["--allow-large-classes"] if options.allow_large_classes else [])
+
+
+def classes_on_driver(options, statements, files):
+    """The classes of `statements` (lines, collected on the driver), made by the binary there
+    as `pidcanon rewrite --collapse` does on one machine. Returns the table of the classes,
+    `iri<TAB>representative<TAB>kind` lines (the `--map` of that run), and the binary's count
+    of pairs and classes."""
     workdir = process_directory(files)
     try:
         gathered, table = os.path.join(workdir, GATHERED), os.path.join(workdir, CLASSES_FILE)
@@ -533,15 +652,12 @@ def gather_classes(spark, options, line_paths, whole, args, files):
             raise RewriteFailed(failure_from(e)["message"], 2) from None
         # Lenient: a line that does not parse is left to the second pass to report, where its
         # file and line are known.
-        command = [binary, "rewrite", "-i", "nq", "--to", "nq", "--lenient", "--collapse", "--max-class", str(options.max_class)]
-        command += [a for p in options.equivalence_predicate for a in ("--equivalence-predicate", p)]
-        command += ["--allow-large-classes"] if options.allow_large_classes else []
-        command += [a for name in files for a in (SHIPPED_FILES[name], os.path.join(workdir, name))]
-        command += policy_args(options) + ["--map", table, "-o", os.devnull, gathered]
+        command = [binary, "rewrite", "-i", "nq", "--to", "nq", "--lenient", *class_args(options)]
+        command += shipped_args(workdir, files) + policy_args(options) + ["--map", table, "-o", os.devnull, gathered]
         done = subprocess.run(command, capture_output=True, text=True)
         said = done.stderr.replace(gathered, "(the equivalence statements gathered from the inputs)").splitlines()
         if done.returncode != 0:
-            problems = [line for line in said if not line.startswith(f"(the equivalence") and "invalid identifier" not in line]
+            problems = [line for line in said if not line.startswith("(the equivalence") and "invalid identifier" not in line]
             raise RewriteFailed("pidcanon-spark: --collapse:\n" + "\n".join(problems), done.returncode)
         with open(table, encoding="utf-8") as f:
             classes = f.read()
@@ -549,6 +665,138 @@ def gather_classes(spark, options, line_paths, whole, args, files):
         return classes, note.replace("pidcanon:", "pidcanon-spark:", 1)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def classes_on_cluster(sc, options, lines, files, threads, table_dir):
+    """The classes of `lines` (an RDD of equivalence statements) computed where they are, none
+    collected on the driver: each partition canonicalized by the binary, the IRI pairs joined
+    into connected components (`connected_components`), each component's statements given
+    whole to one process of the binary, which makes the classes (`class_args`); their `--map`
+    lines, the table, are written as part files to `table_dir` and shipped to every executor.
+    Returns the note for the summary and the number of rounds."""
+    unused = sc.accumulator({}, PartitionReports())
+    canonical_args = ["-i", "nq", "--to", "nq", "--lenient", "-q", "--threads", threads] + policy_args(options)
+    predicates = {SAME_AS, *options.equivalence_predicate}
+    try:
+        sc.setJobDescription("pidcanon --collapse: equivalence pairs (cluster)")
+        canonical = rewrite_lines(lines, canonical_args, options.binary, [], files, unused, "equivalences ")
+        pairs = canonical.flatMap(partial(equivalence_pairs, predicates)).persist(StorageLevel.MEMORY_AND_DISK)
+        try:
+            sc.setJobDescription("pidcanon --collapse: connected components (cluster)")
+            labels, rounds = connected_components(pairs.map(lambda p: (p[0], p[1])))
+            grouped = pairs.map(lambda p: (p[0], p[2])).join(labels).map(lambda kv: (kv[1][1], kv[1][0]))
+            by_component = grouped.partitionBy(sc.defaultParallelism).values()
+            classes = rewrite_lines(by_component, canonical_args + class_args(options), options.binary, ["map"], files, unused, "classes ")
+            table = classes.filter(lambda r: r[0] == "map").values().persist(StorageLevel.MEMORY_AND_DISK)
+            sc.setJobDescription("pidcanon --collapse: classes table (cluster)")
+            table.saveAsTextFile(table_dir)
+            rows = table.map(lambda line: line.split("\t"))
+            counts = (pairs.count(), rows.map(lambda row: row[1]).distinct().count(), rows.flatMap(lambda row: row[:2]).distinct().count())
+            table.unpersist()
+        finally:
+            pairs.unpersist()
+    except Exception as error:  # a Py4JJavaError from a failed partition
+        payload = failure_from(error)
+        if payload is None:
+            raise
+        group = (payload["partition"] or "").removeprefix("classes ")
+        message = re.sub(r"<stdin>(:\d+)*", f"(the equivalence statements of class group {group})", payload["message"])
+        raise RewriteFailed("pidcanon-spark: --collapse:\n" + message, payload["status"]) from None
+    sc.addFile(table_dir, recursive=True)
+    note = "pidcanon-spark: --collapse: {} equivalence statements between IRIs, {} classes of {} identifiers".format(*counts)
+    return note, rounds
+
+
+def equivalence_pairs(predicates, block):
+    """The equivalence statements of a block of canonical N-Quads lines (bytes), as (subject
+    id, object id, line): `<s> <P> <o> …` with P in `predicates`, as the binary counts them; a
+    line it does not count (an invalid identifier on a side, a syntax error passed through) may
+    be among them, which can only make a component larger."""
+    for line in block.split(b"\n"):
+        terms, pos = [], 0
+        text = line.decode("utf-8")
+        while len(terms) < 3 and (m := TERM.match(text, pos)) is not None and m.group(2) is not None:
+            terms.append(unescape(m.group(2)))
+            pos = m.end()
+        if len(terms) == 3 and terms[1] in predicates:
+            yield vertex_id(terms[0]), vertex_id(terms[2]), line
+
+
+def vertex_id(iri):
+    """A 64-bit number for `iri` in the components (two IRIs that share one, unlikely as it is,
+    only join their components: the binary still makes their classes)."""
+    return int.from_bytes(hashlib.blake2b(iri.encode("utf-8"), digest_size=8).digest(), "big")
+
+
+def connected_components(edges, max_rounds=COMPONENT_ROUNDS, checkpoint_every=CHECKPOINT_EVERY):
+    """The connected components of the undirected graph `edges` (an RDD of vertex pairs; self
+    loops and duplicates allowed), by iterative joins in Spark: large-star and small-star
+    rounds (Kiveris et al., "Connected Components in MapReduce and Beyond", SoCC 2014) until
+    every component is a star around its least vertex. Returns (an RDD of (vertex, the least
+    vertex of its component) for every vertex, the number of rounds). The shuffles keep the
+    number of partitions of `edges`.
+
+        connected_components(sc.parallelize([(1, 2), (3, 2), (5, 6)]))  # 1→1 2→1 3→1 5→5 6→5"""
+    n = edges.getNumPartitions()
+    vertices = edges.flatMap(lambda e: e).distinct(n)
+    current = edges.filter(lambda e: e[0] != e[1]).map(lambda e: (max(e), min(e))).distinct(n)
+    current.persist(StorageLevel.MEMORY_AND_DISK)
+    previous, rounds = None, 0
+    while True:
+        done = is_star_forest(current, n)  # computes `current`, so the edges it came from can go
+        if previous is not None:
+            previous.unpersist()
+        if done:
+            break
+        if rounds == max_rounds:
+            current.unpersist()
+            raise RewriteFailed(f"pidcanon-spark: --collapse: the connected components of the equivalences did not converge in {max_rounds} rounds of large-star/small-star; use --classes driver", 2)
+        rounds += 1
+        previous, current = current, small_star(large_star(current, n), n).persist(StorageLevel.MEMORY_AND_DISK)
+        if rounds % checkpoint_every == 0:
+            cut_lineage(current)
+    labels = vertices.map(lambda v: (v, None)).leftOuterJoin(current, n).map(lambda kv: (kv[0], kv[0] if kv[1][1] is None else kv[1][1]))
+    return labels, rounds
+
+
+# In large_star and small_star, the edges are partitioned by their first vertex once, and the
+# least neighbour and the join that follow keep that partitioning: one shuffle each (and
+# small_star's `distinct`), not one per step.
+
+
+def large_star(edges, n):
+    """Each vertex u links every neighbour larger than u to the least of u and its neighbours.
+    `edges` (a, b) with a > b; so are those returned, possibly repeated."""
+    both = edges.flatMap(lambda e: (e, (e[1], e[0]))).partitionBy(n)
+    least = both.reduceByKey(min, n).map(lambda kv: (kv[0], min(kv)), preservesPartitioning=True)
+    return both.filter(lambda e: e[1] > e[0]).join(least, n).values()
+
+
+def small_star(edges, n):
+    """Each vertex u links itself and its neighbours smaller than u to the least of them.
+    `edges` (a, b) with a > b; so are those returned, each once."""
+    edges = edges.partitionBy(n)
+    least = edges.reduceByKey(min, n)
+    linked = edges.join(least, n).flatMap(lambda kv: ((kv[1][0], kv[1][1]), (kv[0], kv[1][1])))
+    return linked.filter(lambda e: e[0] != e[1]).distinct(n)
+
+
+def is_star_forest(edges, n):
+    """Whether `edges` (child, parent), child > parent, each once, give every vertex at most
+    one parent and no parent a parent of its own: then each component is a star around its
+    least vertex."""
+    tally = edges.flatMap(lambda e: ((e[0], (1, False)), (e[1], (0, True))))
+    merged = tally.reduceByKey(lambda a, b: (a[0] + b[0], a[1] or b[1]), n)
+    return merged.filter(lambda kv: kv[1][0] > 1 or (kv[1][0] == 1 and kv[1][1])).count() == 0
+
+
+def cut_lineage(rdd):
+    """Checkpoint `rdd` (reliably if the job has a checkpoint directory, else in the executors'
+    storage), so that the rounds' lineage does not grow without end."""
+    if rdd.context.getCheckpointDir():
+        rdd.checkpoint()
+    else:
+        rdd.localCheckpoint()
 
 
 def collapse_args(options):
@@ -645,7 +893,8 @@ def drop_duplicates(lines, counts):
 class Summary:
     """Counts summed over every pidcanon process, like `pidcanon rewrite`'s summary."""
 
-    def __init__(self, reports, seconds, duplicates_dropped):
+    def __init__(self, reports, seconds, duplicates_dropped, classes=None):
+        self.classes = classes  # with --collapse, where the classes were computed and why
         self.counts = Counter()
         self.rewritten = Counter()
         for entry in reports.values():
@@ -666,6 +915,7 @@ class Summary:
             "seconds": self.seconds,
             "megabytes_per_second": c["bytes_read"] / 1e6 / self.seconds if self.seconds else 0.0,
             "statements_per_second": c["statements_read"] / self.seconds if self.seconds else 0.0,
+            **({"classes": self.classes} if self.classes else {}),
         }
 
     def text(self):
@@ -705,6 +955,8 @@ class Splits:
     def locate(self, key, messages, line_counts):
         """`messages` of partition `key` ("nt 3") with <stdin>:L:C turned into file:line:column."""
         fmt, index = key.split(" ")
+        if fmt not in self.groups:  # a process of --collapse's first pass: no input line
+            return messages
         index = int(index)
         path = self.groups[fmt][1][index][0]
         before = self.lines_before(fmt, index, line_counts.get(fmt, {}))
@@ -760,6 +1012,27 @@ def failure_from(error):
 def run(spark, options):
     """Run the job on `spark`; return its Summary, print diagnostics to stderr unless quiet.
     Raises RewriteFailed (message and exit status) when a partition fails."""
+    sc = spark.sparkContext
+    table_dir = classes_directory(sc, options.output) if options.collapse else None
+    try:
+        return rewrite_job(spark, options, table_dir)
+    finally:
+        if table_dir is not None:
+            path = sc._jvm.org.apache.hadoop.fs.Path(table_dir)
+            path.getFileSystem(sc._jsc.hadoopConfiguration()).delete(path, True)
+
+
+def classes_directory(sc, output):
+    """Where the classes table computed on the cluster goes: a new directory beside `output`, on
+    its file system, hidden from Hadoop's readers by its leading `_` (removed at the end)."""
+    path = sc._jvm.org.apache.hadoop.fs.Path(output)
+    qualified = path.getFileSystem(sc._jsc.hadoopConfiguration()).makeQualified(path)
+    name = f"_pidcanon-classes-{qualified.getName()}-{uuid.uuid4().hex[:12]}"
+    return sc._jvm.org.apache.hadoop.fs.Path(qualified.getParent(), name).toString()
+
+
+def rewrite_job(spark, options, table_dir):
+    """`run`, with the classes table (if computed on the cluster) in `table_dir`."""
     started = time.monotonic()
     sc = spark.sparkContext
     if __name__ != "__main__":
@@ -783,12 +1056,12 @@ def run(spark, options):
         fmt = line_format(path, options.input_format)
         (by_format.setdefault(fmt, []) if fmt else whole).append(path)
     whole_args = (["-i", options.input_format] if options.input_format else []) + args
-    note = None
+    note = choice = None
     if options.collapse:
         sc.setJobDescription("pidcanon --collapse: equivalence statements")
         line_paths = [p for fmt_paths in by_format.values() for p in fmt_paths]
-        classes, note = gather_classes(spark, options, line_paths, whole, whole_args, files)
-        files[CLASSES_FILE] = sc.broadcast(classes)
+        table, note, choice = gather_classes(spark, options, line_paths, whole, whole_args, files, table_dir)
+        files.update(table)
         args += collapse_args(options)
         whole_args += collapse_args(options)
     parts, groups = [], {}
@@ -836,7 +1109,7 @@ def run(spark, options):
 
     kept = counts.value
     dropped = sum(v for k, v in kept.items() if k.startswith("in ")) - sum(v for k, v in kept.items() if k.startswith("out "))
-    summary = Summary(reports.value, time.monotonic() - started, dropped)
+    summary = Summary(reports.value, time.monotonic() - started, dropped, choice)
     if not options.quiet:
         if note:
             print(note, file=sys.stderr)

@@ -1,5 +1,5 @@
-"""--collapse: the equivalence classes of the whole input, gathered on the driver, rewrite every
-partition as one machine rewrites the whole input."""
+"""--collapse: the equivalence classes of the whole input, computed on the driver or on the
+cluster, rewrite every partition as one machine rewrites the whole input."""
 
 import gzip
 import os
@@ -32,9 +32,10 @@ def sameas(corpus, tmp_path_factory):
     return data, parts
 
 
-def test_collapse_across_partitions_is_the_single_machine_collapse_line_for_line(spark, sameas, tmp_path):
+@pytest.mark.parametrize("classes", ["driver", "cluster"])
+def test_collapse_across_partitions_is_the_single_machine_collapse_line_for_line(spark, sameas, tmp_path, classes):
     data, parts = sameas
-    lines, summary = job(spark, tmp_path, parts, "--min-partitions", "6", "--collapse", "--drop-reflexive")
+    lines, summary = job(spark, tmp_path, parts, "--min-partitions", "6", "--collapse", "--drop-reflexive", "--classes", classes)
     expected, report = reference("-i", "nt", "--collapse", "--drop-reflexive", "-", stdin=data)
     plain, _ = reference("-i", "nt", "-", stdin=data)
     assert lines == expected
@@ -42,6 +43,7 @@ def test_collapse_across_partitions_is_the_single_machine_collapse_line_for_line
     totals = summary.as_json()
     for key in ("statements_read", "statements_written", "rewritten", "invalid_identifiers", "reflexive_dropped"):
         assert totals[key] == report[key], key
+    assert totals["classes"]["computed_on"] == classes
 
 
 def test_collapse_reaches_turtle_files_and_their_equivalences_join_the_classes(spark, sameas, tmp_path):
@@ -56,12 +58,13 @@ def test_collapse_reaches_turtle_files_and_their_equivalences_join_the_classes(s
     assert sorted(map(statement_key, lines)) == sorted(map(statement_key, expected))
 
 
-def test_a_class_over_max_class_fails_the_job_before_any_output(spark, sameas, tmp_path):
+@pytest.mark.parametrize("classes", ["driver", "cluster"])
+def test_a_class_over_max_class_fails_the_job_before_any_output(spark, sameas, tmp_path, classes):
     _, parts = sameas
-    options = pidcanon_spark.parse_args([str(parts), "--output", str(tmp_path / "out"), "--binary", BINARY, "-q", "--collapse", "--max-class", "2"])
+    options = pidcanon_spark.parse_args([str(parts), "--output", str(tmp_path / "out"), "--binary", BINARY, "-q", "--collapse", "--max-class", "2", "--classes", classes])
     with pytest.raises(pidcanon_spark.RewriteFailed) as failed:
         pidcanon_spark.run(spark, options)
     assert failed.value.status == 2
     assert "larger than --max-class 2: nothing written" in failed.value.message
-    assert "gathered from the inputs" in failed.value.message
+    assert ("gathered from the inputs" if classes == "driver" else "of class group") in failed.value.message
     assert not (tmp_path / "out").exists()
