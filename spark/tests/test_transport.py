@@ -4,7 +4,6 @@ import bz2
 import gzip
 import io
 import subprocess
-import sys
 
 import pytest
 
