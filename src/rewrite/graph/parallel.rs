@@ -28,8 +28,11 @@ use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 
-/// The size a piece is cut at (at the first statement end after it).
-const PIECE: usize = 1 << 20;
+/// The size a piece is cut at (at the first statement end after it): a piece is a few thousand
+/// statements, enough that handing it on costs little; larger pieces (1 MiB) only held more
+/// statements in flight (TTL→NT on two threads: peak RSS 124–142 MB at 1 MiB, 89–115 MB at
+/// 256 KiB, on 1 M statements).
+const PIECE: usize = 1 << 18;
 /// The most a piece may grow to before the rest of the input is read on one thread.
 const MAX_PIECE: usize = 1 << 26;
 /// How much is read from the input at a time.
