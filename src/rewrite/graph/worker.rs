@@ -14,6 +14,7 @@ use crate::rewrite::{Location, Rewriter};
 use oxrdf::{BlankNode, GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::mpsc::Sender;
 
 /// A [`Span`] kept in a batch: the first line, the column, and the range of the text.
 type SpanRecord = (u64, Option<u64>, Range<usize>);
@@ -31,6 +32,9 @@ pub(crate) struct GraphBatch {
     /// Set when the statements were canonicalized where they were parsed (Turtle on several
     /// threads): only their blank nodes are left to label.
     pub(crate) premapped: Option<Premapped>,
+    /// Where the statements go back when the batch is cleared: to the thread that parsed them
+    /// (Turtle on several threads), which frees them where they were allocated.
+    pub(crate) home: Option<Sender<Vec<Quad>>>,
 }
 
 /// What canonicalizing a batch where it was parsed found, for the worker that writes it.
@@ -89,6 +93,7 @@ impl GraphBatch {
             spans: Vec::with_capacity(bytes / 48),
             text: Vec::with_capacity(bytes + bytes / 2),
             premapped: None,
+            home: None,
         }
     }
 
@@ -106,6 +111,10 @@ impl GraphBatch {
 
     pub(crate) fn clear(&mut self) {
         self.premapped = None;
+        if let Some(home) = self.home.take() {
+            // Gone home if the parsing thread is still there; else freed here.
+            let _ = home.send(std::mem::take(&mut self.quads));
+        }
         self.quads.clear();
         self.spans.clear();
         self.text.clear();
