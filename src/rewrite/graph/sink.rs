@@ -94,8 +94,8 @@ impl GraphSink {
         if let Some(declarations) = batch.declarations.take() {
             self.declare(rewriter, &declarations)?;
         }
-        for quad in batch.quads.drain(..) {
-            self.put(rewriter, &quad)?;
+        for quad in &batch.quads {
+            self.put(rewriter, quad)?;
         }
         batch.clear();
         Ok(self.hand_over())

@@ -14,6 +14,7 @@ use crate::rewrite::{Location, Rewriter};
 use oxrdf::{BlankNode, GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::mpsc::Sender;
 
 /// A [`Span`] kept in a batch: the first line, the column, and the range of the text.
 type SpanRecord = (u64, Option<u64>, Range<usize>);
@@ -31,6 +32,9 @@ pub(crate) struct GraphBatch {
     /// Set when the statements were canonicalized where they were parsed (Turtle on several
     /// threads): only their blank nodes are left to label.
     pub(crate) premapped: Option<Premapped>,
+    /// Where the statements go back when the batch is cleared: to the thread that parsed them
+    /// (Turtle on several threads), which frees them where they were allocated.
+    pub(crate) home: Option<Sender<Vec<Quad>>>,
 }
 
 /// What canonicalizing a batch where it was parsed found, for the worker that writes it.
@@ -89,6 +93,7 @@ impl GraphBatch {
             spans: Vec::with_capacity(bytes / 48),
             text: Vec::with_capacity(bytes + bytes / 2),
             premapped: None,
+            home: None,
         }
     }
 
@@ -106,6 +111,10 @@ impl GraphBatch {
 
     pub(crate) fn clear(&mut self) {
         self.premapped = None;
+        if let Some(home) = self.home.take() {
+            // Gone home if the parsing thread is still there; else freed here.
+            let _ = home.send(std::mem::take(&mut self.quads));
+        }
         self.quads.clear();
         self.spans.clear();
         self.text.clear();
@@ -487,18 +496,22 @@ fn is_whole_name(text: &[u8], start: usize, end: usize) -> bool {
 /// Labels for the blank nodes a parser made up (for `[]`, collections, RDF/XML nodes without
 /// `rdf:nodeID`), which `oxrdf` draws at random: each gets one derived from a counter per input,
 /// so the output is the same on every run. Labels written in the input are kept. Made-up nodes
-/// are used in statements close together, so only the most recent ones are remembered (two
-/// generations of [`GENERATION`] each): memory stays constant.
+/// are used in statements close together, so only the most recently used ones are remembered:
+/// two generations of [`GENERATION`] each, a node used again moving to the newer one; the maps
+/// are reused from one generation to the next, so memory stays constant once both are full.
+/// A node is forgotten only if [`GENERATION`] other made-up nodes are made between two of its
+/// uses (a collection of that many items inside one `[ … ]` before its next predicate).
 #[derive(Default)]
 struct BlankNodeLabels {
     input: u64,
     counter: u64,
-    recent: HashMap<u128, BlankNode>,
-    older: HashMap<u128, BlankNode>,
+    /// A made-up node's id, and the counter its label derives from.
+    recent: HashMap<u128, u64>,
+    older: HashMap<u128, u64>,
 }
 
 /// How many made-up blank nodes one generation remembers.
-const GENERATION: usize = 1 << 16;
+const GENERATION: usize = 1 << 14;
 
 impl BlankNodeLabels {
     fn for_input(input: u64) -> Self {
@@ -534,26 +547,73 @@ impl BlankNodeLabels {
     /// A made-up node's id is a random 128-bit number: its top half is never all zero in
     /// practice, while a label from the input that reads as a number is short.
     fn label(&mut self, node: &mut BlankNode) {
-        *node = self.labelled(node);
-    }
-
-    fn labelled(&mut self, node: &BlankNode) -> BlankNode {
         let Some(id) = node.as_ref().unique_id().filter(|id| id >> 64 != 0) else {
-            return node.clone();
+            return;
         };
-        if let Some(label) = self.recent.get(&id).or_else(|| self.older.get(&id)) {
-            return label.clone();
-        }
-        if self.recent.len() >= GENERATION {
-            self.older = std::mem::take(&mut self.recent);
-        }
-        self.counter += 1;
-        let seed = (u128::from(self.input) << 64) | u128::from(self.counter);
+        let counter = match self.recent.get(&id) {
+            Some(&counter) => counter,
+            None => {
+                let counter = self.older.remove(&id).unwrap_or_else(|| {
+                    self.counter += 1;
+                    self.counter
+                });
+                if self.recent.len() >= GENERATION {
+                    std::mem::swap(&mut self.recent, &mut self.older);
+                    self.recent.clear();
+                }
+                self.recent.insert(id, counter);
+                counter
+            }
+        };
+        let seed = (u128::from(self.input) << 64) | u128::from(counter);
         // The first hex digit is a letter, as in `oxrdf`'s own ids: RDF/XML's rdf:nodeID must
         // not start with a digit.
         let hash = xxhash_rust::xxh3::xxh3_128(&seed.to_le_bytes());
-        let label = BlankNode::new_from_unique_id((hash >> 4) | (0xA << 124));
-        self.recent.insert(id, label.clone());
-        label
+        *node = BlankNode::new_from_unique_id((hash >> 4) | (0xA << 124));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BlankNodeLabels, GENERATION};
+    use oxrdf::BlankNode;
+
+    /// The label `labels` gives the made-up node `node`.
+    fn labelled(labels: &mut BlankNodeLabels, node: &BlankNode) -> BlankNode {
+        let mut node = node.clone();
+        labels.label(&mut node);
+        node
+    }
+
+    #[test]
+    fn made_up_nodes_get_the_same_labels_on_every_run() {
+        let (mut first, mut second) =
+            (BlankNodeLabels::for_input(1), BlankNodeLabels::for_input(1));
+        for _ in 0..10 {
+            let (a, b) = (BlankNode::default(), BlankNode::default());
+            assert_ne!(a, b);
+            assert_eq!(labelled(&mut first, &a), labelled(&mut second, &b));
+        }
+        let named = BlankNode::new("b1").expect("valid label");
+        assert_eq!(labelled(&mut first, &named), named);
+    }
+
+    #[test]
+    fn a_node_used_again_is_remembered_past_both_generations() {
+        let mut labels = BlankNodeLabels::for_input(0);
+        let kept = BlankNode::default();
+        let label = labelled(&mut labels, &kept);
+        let mut others = Vec::new();
+        for i in 0..3 * GENERATION {
+            others.push(labelled(&mut labels, &BlankNode::default()));
+            if i % 1000 == 0 {
+                assert_eq!(labelled(&mut labels, &kept), label, "after {i} others");
+            }
+        }
+        others.push(label);
+        others.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        others.dedup();
+        assert_eq!(others.len(), 3 * GENERATION + 1, "labels are distinct");
+        assert!(labels.recent.len() + labels.older.len() <= 2 * GENERATION);
     }
 }
