@@ -498,9 +498,10 @@ fn is_whole_name(text: &[u8], start: usize, end: usize) -> bool {
 /// so the output is the same on every run. Labels written in the input are kept. Made-up nodes
 /// are used in statements close together, so only the most recently used ones are remembered:
 /// two generations of [`GENERATION`] each, a node used again moving to the newer one; the maps
-/// are reused from one generation to the next, so memory stays constant once both are full.
-/// A node is forgotten only if [`GENERATION`] other made-up nodes are made between two of its
-/// uses (a collection of that many items inside one `[ … ]` before its next predicate).
+/// are made at their full size with the first made-up node and reused from one generation to the
+/// next, so memory stays constant from then on (about 8 MB). A node is forgotten only if
+/// [`GENERATION`] other made-up nodes are made between two of its uses (a collection of that
+/// many items inside one `[ … ]` before its next predicate).
 #[derive(Default)]
 struct BlankNodeLabels {
     input: u64,
@@ -511,7 +512,7 @@ struct BlankNodeLabels {
 }
 
 /// How many made-up blank nodes one generation remembers.
-const GENERATION: usize = 1 << 14;
+const GENERATION: usize = 1 << 16;
 
 impl BlankNodeLabels {
     fn for_input(input: u64) -> Self {
@@ -557,6 +558,10 @@ impl BlankNodeLabels {
                     self.counter += 1;
                     self.counter
                 });
+                if self.recent.capacity() == 0 {
+                    self.recent.reserve(GENERATION);
+                    self.older.reserve(GENERATION);
+                }
                 if self.recent.len() >= GENERATION {
                     std::mem::swap(&mut self.recent, &mut self.older);
                     self.recent.clear();
