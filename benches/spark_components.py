@@ -19,8 +19,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "spark"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "spark", "tests"))
 
 import pidcanon_spark  # noqa: E402
+from test_classes import union_find_components  # noqa: E402  (the tests' reference)
 
 
 def chain(n, rnd):
@@ -39,23 +41,6 @@ def classes(n, rnd):
     return edges
 
 
-def union_find(edges):
-    parent = {}
-
-    def find(v):
-        parent.setdefault(v, v)
-        while parent[v] != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-
-    for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    return {v: find(v) for v in parent}
-
-
 def main(sizes):
     spark = pidcanon_spark.local_session("local[2]", "components bench", [("spark.ui.showConsoleProgress", "false")])
     sc = spark.sparkContext
@@ -70,7 +55,7 @@ def main(sizes):
                 labels, rounds = pidcanon_spark.connected_components(sc.parallelize(edges, 4))
                 got = dict(labels.collect())
                 seconds = time.monotonic() - started
-                if got != union_find(edges):
+                if got != union_find_components(edges):
                     raise SystemExit(f"{name} {n}: components differ from the union-find")
                 print(f"| {name} | {len(got)} | {len(edges)} | {rounds} | {seconds:.1f} |", flush=True)
     finally:
