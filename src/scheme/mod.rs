@@ -384,8 +384,8 @@ fn scheme_key(scheme: &[u8]) -> Option<u64> {
     })
 }
 
-/// The length of `iri`'s URI scheme (as [`scheme_of`] finds it) and the scheme's [`scheme_key`],
-/// computed in the same pass over its bytes.
+/// The length of `iri`'s URI scheme (RFC 3986 `scheme`, followed by `:`) and the scheme's
+/// [`scheme_key`], computed in the same pass over its bytes: what [`scheme_of`] reads.
 fn scheme_and_key(iri: &str) -> Option<(usize, Option<u64>)> {
     let bytes = iri.as_bytes();
     if !bytes.first()?.is_ascii_alphabetic() {
@@ -479,14 +479,7 @@ pub(crate) fn checked(result: Result<Canonical<'_>, IdError>) -> Result<Canonica
 /// ```
 #[must_use]
 pub fn scheme_of(iri: &str) -> Option<&str> {
-    let bytes = iri.as_bytes();
-    if !bytes.first()?.is_ascii_alphabetic() {
-        return None;
-    }
-    let colon = bytes
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?;
-    (bytes[colon] == b':').then(|| &iri[..colon])
+    scheme_and_key(iri).map(|(colon, _)| &iri[..colon])
 }
 
 /// The inputs of every conformance vector (`fixtures/conformance/*.tsv`), each with its
