@@ -160,11 +160,25 @@ impl Observer for Heard {
 
 /// Turtle to N-Triples on `threads` threads: the output, and what was heard.
 fn rewrite_turtle(input: &str, threads: usize) -> (Vec<u8>, Vec<String>) {
-    let rewriter = Rewriter::new(Registry::default())
+    rewrite_turtle_to(input, threads, RdfFormat::NTriples, false)
+}
+
+/// Turtle to `to` on `threads` threads, without duplicates if `dedup`: the output, and what
+/// was heard.
+fn rewrite_turtle_to(
+    input: &str,
+    threads: usize,
+    to: RdfFormat,
+    dedup: bool,
+) -> (Vec<u8>, Vec<String>) {
+    let mut rewriter = Rewriter::new(Registry::default())
         .with_input_format(RdfFormat::Turtle)
-        .with_output_format(RdfFormat::NTriples)
+        .with_output_format(to)
         .skip_syntax_errors()
         .with_threads(threads);
+    if dedup {
+        rewriter = rewriter.drop_duplicates();
+    }
     let heard = Heard::default();
     let mut out = Vec::new();
     let mut session = rewriter.session(&mut out).with_observer(heard.clone());
@@ -191,6 +205,29 @@ fn turtle_output_is_the_same_byte_for_byte_on_any_number_of_threads() {
         let (many, heard_many) = rewrite_turtle(&input, threads);
         assert!(one == many, "{threads} threads differ");
         same(&heard_one, &heard_many);
+    }
+}
+
+/// On several threads, Turtle pieces reach the writing thread as lines (N-Triples and N-Quads
+/// output) or as statements (with `--dedup`, or another output format): both give what one
+/// thread gives, made-up blank nodes labelled alike.
+#[test]
+fn turtle_pieces_written_as_lines_or_statements_are_the_same_as_on_one_thread() {
+    let input = big_turtle(&[]);
+    for (to, dedup) in [
+        (RdfFormat::NQuads, false),
+        (RdfFormat::NTriples, true),
+        (RdfFormat::NQuads, true),
+        (RdfFormat::Turtle, false),
+    ] {
+        let (one, heard_one) = rewrite_turtle_to(&input, 1, to, dedup);
+        // Made-up nodes in object position, labelled `_:a…`: per block `[ … ]` and the list's
+        // first cell, and the next cells from the cells before them.
+        let labelled = String::from_utf8_lossy(&one).matches(" _:a").count();
+        assert!(labelled >= 24_000 * 3, "{labelled} made-up nodes written");
+        let (two, heard_two) = rewrite_turtle_to(&input, 2, to, dedup);
+        assert!(one == two, "{to:?} (dedup: {dedup}) differs on two threads");
+        same(&heard_one, &heard_two);
     }
 }
 

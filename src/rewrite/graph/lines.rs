@@ -6,15 +6,28 @@
 //! <http://s> <http://p> "a \"quoted\" line\n"@en <http://g> .
 //! ```
 
-use oxrdf::{GraphName, Literal, NamedOrBlankNode, Quad, Term, Triple, vocab::xsd};
+use oxrdf::{BlankNode, GraphName, Literal, NamedOrBlankNode, Quad, Term, Triple, vocab::xsd};
 
 /// Appends `quad` to `out` as an N-Quads line (an N-Triples line in the default graph).
 pub(crate) fn write_quad(out: &mut Vec<u8>, quad: &Quad) {
-    write_subject(out, &quad.subject);
+    write_quad_with(out, quad, &mut |out, node| {
+        write_blank_node(out, node.as_str());
+    });
+}
+
+/// Appends `quad` to `out` as [`write_quad`] does, writing its blank nodes with
+/// `blank_node`, in the order they are written (subject, object, graph; a triple term's
+/// subject and object where it is written).
+pub(crate) fn write_quad_with(
+    out: &mut Vec<u8>,
+    quad: &Quad,
+    blank_node: &mut impl FnMut(&mut Vec<u8>, &BlankNode),
+) {
+    write_subject(out, &quad.subject, blank_node);
     out.push(b' ');
     write_iri(out, quad.predicate.as_str());
     out.push(b' ');
-    write_term(out, &quad.object);
+    write_term(out, &quad.object, blank_node);
     match &quad.graph_name {
         GraphName::NamedNode(graph) => {
             out.push(b' ');
@@ -22,7 +35,7 @@ pub(crate) fn write_quad(out: &mut Vec<u8>, quad: &Quad) {
         }
         GraphName::BlankNode(graph) => {
             out.push(b' ');
-            write_blank_node(out, graph.as_str());
+            blank_node(out, graph);
         }
         GraphName::DefaultGraph => {}
     }
@@ -35,35 +48,48 @@ fn write_iri(out: &mut Vec<u8>, iri: &str) {
     out.push(b'>');
 }
 
-fn write_blank_node(out: &mut Vec<u8>, label: &str) {
+/// `_:label`.
+pub(crate) fn write_blank_node(out: &mut Vec<u8>, label: &str) {
     out.extend_from_slice(b"_:");
     out.extend_from_slice(label.as_bytes());
 }
 
-fn write_subject(out: &mut Vec<u8>, subject: &NamedOrBlankNode) {
+fn write_subject(
+    out: &mut Vec<u8>,
+    subject: &NamedOrBlankNode,
+    blank_node: &mut impl FnMut(&mut Vec<u8>, &BlankNode),
+) {
     match subject {
         NamedOrBlankNode::NamedNode(node) => write_iri(out, node.as_str()),
-        NamedOrBlankNode::BlankNode(node) => write_blank_node(out, node.as_str()),
+        NamedOrBlankNode::BlankNode(node) => blank_node(out, node),
     }
 }
 
-fn write_term(out: &mut Vec<u8>, term: &Term) {
+fn write_term(
+    out: &mut Vec<u8>,
+    term: &Term,
+    blank_node: &mut impl FnMut(&mut Vec<u8>, &BlankNode),
+) {
     match term {
         Term::NamedNode(node) => write_iri(out, node.as_str()),
-        Term::BlankNode(node) => write_blank_node(out, node.as_str()),
+        Term::BlankNode(node) => blank_node(out, node),
         Term::Literal(literal) => write_literal(out, literal),
-        Term::Triple(triple) => write_triple_term(out, triple),
+        Term::Triple(triple) => write_triple_term(out, triple, blank_node),
     }
 }
 
 /// An RDF 1.2 triple term: `<<( s p o )>>`.
-fn write_triple_term(out: &mut Vec<u8>, triple: &Triple) {
+fn write_triple_term(
+    out: &mut Vec<u8>,
+    triple: &Triple,
+    blank_node: &mut impl FnMut(&mut Vec<u8>, &BlankNode),
+) {
     out.extend_from_slice(b"<<( ");
-    write_subject(out, &triple.subject);
+    write_subject(out, &triple.subject, blank_node);
     out.push(b' ');
     write_iri(out, triple.predicate.as_str());
     out.push(b' ');
-    write_term(out, &triple.object);
+    write_term(out, &triple.object, blank_node);
     out.extend_from_slice(b" )>>");
 }
 
@@ -148,7 +174,7 @@ fn write_quoted(out: &mut Vec<u8>, value: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oxrdf::{BlankNode, NamedNode};
+    use oxrdf::NamedNode;
 
     /// The line `oxttl` writes for `quad`.
     fn oxttl_line(quad: &Quad) -> Vec<u8> {

@@ -97,6 +97,13 @@ impl GraphSink {
         for quad in &batch.quads {
             self.put(rewriter, quad)?;
         }
+        if let Some(written) = &mut batch.lines {
+            let Some(lines) = &mut self.lines else {
+                unreachable!("lines are written where parsed only for N-Triples or N-Quads")
+            };
+            lines.append(&mut written.bytes);
+            self.counts.0 += written.statements;
+        }
         batch.clear();
         Ok(self.hand_over())
     }

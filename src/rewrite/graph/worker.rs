@@ -10,7 +10,7 @@ use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::line::column;
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::terms::map_quad;
-use crate::rewrite::{Location, Rewriter};
+use crate::rewrite::{Location, RdfFormat, Rewriter};
 use oxrdf::{BlankNode, GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -35,6 +35,42 @@ pub(crate) struct GraphBatch {
     /// Where the statements go back when the batch is cleared: to the thread that parsed them
     /// (Turtle on several threads), which frees them where they were allocated.
     pub(crate) home: Option<Sender<Vec<Quad>>>,
+    /// The statements already written as lines where they were parsed (Turtle on several
+    /// threads to N-Triples or N-Quads, without `--dedup`), instead of `quads`.
+    pub(crate) lines: Option<WrittenLines>,
+}
+
+/// Statements written as N-Triples / N-Quads lines ([`super::lines`]) on the thread that parsed
+/// them, so that only bytes travel on: the labels of the blank nodes the parser made up are
+/// left blank, to be filled in order by the worker that writes the lines
+/// ([`GraphWorker::map`]), as it labels them in statements.
+#[derive(Debug, Default)]
+pub(crate) struct WrittenLines {
+    pub(crate) bytes: Vec<u8>,
+    /// Per made-up blank node written, in order: where its label goes in `bytes`, and its id.
+    made_up: Vec<(usize, u128)>,
+    /// The statements written.
+    pub(crate) statements: u64,
+}
+
+impl WrittenLines {
+    /// Appends `quad` as a line.
+    pub(crate) fn write(&mut self, quad: &Quad) {
+        let made_up = &mut self.made_up;
+        super::lines::write_quad_with(
+            &mut self.bytes,
+            quad,
+            &mut |out, node| match made_up_id(node) {
+                Some(id) => {
+                    out.extend_from_slice(b"_:");
+                    made_up.push((out.len(), id));
+                    out.extend_from_slice(&[b'0'; LABEL_LEN]);
+                }
+                None => super::lines::write_blank_node(out, node.as_str()),
+            },
+        );
+        self.statements += 1;
+    }
 }
 
 /// What canonicalizing a batch where it was parsed found, for the worker that writes it.
@@ -94,6 +130,18 @@ impl GraphBatch {
             text: Vec::with_capacity(bytes + bytes / 2),
             premapped: None,
             home: None,
+            lines: None,
+        }
+    }
+
+    /// An empty batch of statements written as lines, with room for about `bytes` bytes.
+    pub(crate) fn of_lines(bytes: usize) -> Self {
+        Self {
+            lines: Some(WrittenLines {
+                bytes: Vec::with_capacity(bytes),
+                ..WrittenLines::default()
+            }),
+            ..Self::default()
         }
     }
 
@@ -111,6 +159,7 @@ impl GraphBatch {
 
     pub(crate) fn clear(&mut self) {
         self.premapped = None;
+        self.lines = None;
         if let Some(home) = self.home.take() {
             // Gone home if the parsing thread is still there; else freed here.
             let _ = home.send(std::mem::take(&mut self.quads));
@@ -156,6 +205,9 @@ impl<'r> GraphWorker<'r> {
         for quad in &mut batch.quads {
             self.labels.relabel(quad);
         }
+        if let Some(lines) = &mut batch.lines {
+            self.labels.fill_in(lines);
+        }
         if let Some(declarations) = &batch.declarations {
             self.declared.clone_from(declarations);
         }
@@ -182,6 +234,15 @@ impl<'r> GraphWorker<'r> {
     ) -> Option<Quad> {
         self.labels.relabel(&mut quad);
         self.map_statement(quad, span, found)
+    }
+
+    /// Whether statements may be written as lines where they are canonicalized
+    /// ([`WrittenLines`]): the output is N-Triples or N-Quads, and duplicates are kept.
+    pub(crate) fn writes_lines(&self) -> bool {
+        matches!(
+            self.rewriter.output_format,
+            RdfFormat::NTriples | RdfFormat::NQuads
+        ) && !self.rewriter.drop_duplicates
     }
 
     /// Sets the input's prefixes and base, to find the IRIs written with them.
@@ -545,12 +606,23 @@ impl BlankNodeLabels {
         }
     }
 
-    /// A made-up node's id is a random 128-bit number: its top half is never all zero in
-    /// practice, while a label from the input that reads as a number is short.
     fn label(&mut self, node: &mut BlankNode) {
-        let Some(id) = node.as_ref().unique_id().filter(|id| id >> 64 != 0) else {
-            return;
-        };
+        if let Some(id) = made_up_id(node) {
+            *node = BlankNode::new_from_unique_id(self.label_of(id));
+        }
+    }
+
+    /// Fills in the labels of the made-up blank nodes of `lines`, in order.
+    fn fill_in(&mut self, lines: &mut WrittenLines) {
+        for &(at, id) in &lines.made_up {
+            let label = BlankNode::new_from_unique_id(self.label_of(id));
+            lines.bytes[at..at + LABEL_LEN].copy_from_slice(label.as_str().as_bytes());
+        }
+        lines.made_up.clear();
+    }
+
+    /// The id of the label of the made-up node `id`.
+    fn label_of(&mut self, id: u128) -> u128 {
         let counter = match self.recent.get(&id) {
             Some(&counter) => counter,
             None => {
@@ -574,9 +646,20 @@ impl BlankNodeLabels {
         // The first hex digit is a letter, as in `oxrdf`'s own ids: RDF/XML's rdf:nodeID must
         // not start with a digit.
         let hash = xxhash_rust::xxh3::xxh3_128(&seed.to_le_bytes());
-        *node = BlankNode::new_from_unique_id((hash >> 4) | (0xA << 124));
+        (hash >> 4) | (0xA << 124)
     }
 }
+
+/// The id of a blank node a parser made up, `None` for a label from the input. A made-up
+/// node's id is a random 128-bit number: its top half is never all zero in practice, while a
+/// label from the input that reads as a number is short.
+fn made_up_id(node: &BlankNode) -> Option<u128> {
+    node.as_ref().unique_id().filter(|id| id >> 64 != 0)
+}
+
+/// The length of the labels [`BlankNodeLabels`] gives: 32 hexadecimal digits, the first a
+/// letter.
+const LABEL_LEN: usize = 32;
 
 #[cfg(test)]
 mod tests {
