@@ -4,8 +4,9 @@
 //! declared before it. The statements are handed on in input order, so the output is the same
 //! as on one thread, byte for byte. To N-Triples or N-Quads without `--dedup`, a parsing thread
 //! also writes its statements as lines ([`super::worker::WrittenLines`]), and only bytes travel
-//! on (TTL→NT on two threads: peak RSS 100 → 58 MB, a few per cent less CPU time); otherwise the
-//! statements travel, and come back to be freed where they were allocated ([`Home`]).
+//! on (TTL→NT on two threads, `benches/compare.sh`: CPU time 1.57 → 1.33 of the pass-through's,
+//! peak RSS 100 → 53 MB); otherwise the statements travel, and come back to be freed where
+//! they were allocated ([`Home`]).
 //!
 //! The scan only guesses; every guess is checked against what the parsers find. A piece is
 //! parsed knowing the declarations the pieces before it left (a piece in which the scan sees a

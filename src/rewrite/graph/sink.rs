@@ -71,14 +71,10 @@ pub(crate) struct GraphSink {
 
 impl GraphSink {
     pub(crate) fn new(rewriter: &Rewriter, shared: SharedBuffer) -> Self {
-        let lines = matches!(
-            rewriter.output_format,
-            RdfFormat::NTriples | RdfFormat::NQuads
-        );
         Self {
             shared,
             serializer: None,
-            lines: lines.then(Vec::new),
+            lines: writes_lines(rewriter.output_format).then(Vec::new),
             fingerprints: Fingerprints::default(),
             scratch: String::new(),
             counts: (0, 0),
@@ -186,6 +182,11 @@ impl GraphSink {
         serializer.finish()?.flush()?;
         Ok(())
     }
+}
+
+/// Whether `format` is written line by line ([`super::lines`]): N-Triples and N-Quads.
+pub(crate) fn writes_lines(format: RdfFormat) -> bool {
+    matches!(format, RdfFormat::NTriples | RdfFormat::NQuads)
 }
 
 /// The serializer of the rewriter's output format, with the input's prefixes (written absolute:

@@ -10,7 +10,7 @@ use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::line::column;
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::terms::map_quad;
-use crate::rewrite::{Location, RdfFormat, Rewriter};
+use crate::rewrite::{Location, Rewriter};
 use oxrdf::{BlankNode, GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -239,10 +239,7 @@ impl<'r> GraphWorker<'r> {
     /// Whether statements may be written as lines where they are canonicalized
     /// ([`WrittenLines`]): the output is N-Triples or N-Quads, and duplicates are kept.
     pub(crate) fn writes_lines(&self) -> bool {
-        matches!(
-            self.rewriter.output_format,
-            RdfFormat::NTriples | RdfFormat::NQuads
-        ) && !self.rewriter.drop_duplicates
+        super::sink::writes_lines(self.rewriter.output_format) && !self.rewriter.drop_duplicates
     }
 
     /// Sets the input's prefixes and base, to find the IRIs written with them.
@@ -606,6 +603,7 @@ impl BlankNodeLabels {
         }
     }
 
+    /// Gives `node` its label if a parser made it up.
     fn label(&mut self, node: &mut BlankNode) {
         if let Some(id) = made_up_id(node) {
             *node = BlankNode::new_from_unique_id(self.label_of(id));
