@@ -279,7 +279,8 @@ def canonicalize_many(
     *,
     on_invalid: Literal["error"],
 ) -> List[Union[str, InvalidIdentifier]]:
-    """The canonical IRIs of many identifiers, in one call that releases the GIL while it works.
+    """The canonical IRIs of many identifiers, in one call that releases the GIL while it works
+    (the items are read and canonicalized a chunk of 1,024 at a time).
 
     >>> canonicalize_many(["doi:10.1000/ABC", "info:fedora/demo:a b"])
     ['https://doi.org/10.1000/abc', None]

@@ -220,41 +220,47 @@ fn canonicalize_many_with<'py>(
         }
     };
     let py = iterable.py();
-    let mut objects = Vec::new();
-    let mut texts = Vec::new();
-    for item in iterable.try_iter()? {
-        let item = item?;
-        texts.push(PyBackedStr::try_from(item.cast::<PyString>()?.clone())?);
-        objects.push(item);
-    }
-    // The identifiers are canonicalized with the GIL released; `None` stands for "unchanged".
-    let results: Vec<Result<Option<String>, IdError>> = py.detach(|| {
-        texts
-            .iter()
-            .map(|text| {
+    let list = PyList::empty(py);
+    let mut items = iterable.try_iter()?;
+    let (mut objects, mut texts, mut results) = (Vec::new(), Vec::new(), Vec::new());
+    loop {
+        // A chunk at a time: its strings are still in the cache when their results are built.
+        for item in items.by_ref().take(MANY_CHUNK) {
+            let item = item?;
+            texts.push(PyBackedStr::try_from(item.cast::<PyString>()?.clone())?);
+            objects.push(item);
+        }
+        if objects.is_empty() {
+            return Ok(list);
+        }
+        // Canonicalized with the GIL released; `None` stands for "unchanged".
+        py.detach(|| {
+            results.extend(texts.iter().map(|text| {
                 registry
                     .canonicalize_with_scheme(scheme, text)
                     .map(|c| match c.iri {
                         Cow::Borrowed(_) => None,
                         Cow::Owned(iri) => Some(iri),
                     })
-            })
-            .collect()
-    });
-    let list = PyList::empty(py);
-    for ((object, text), result) in objects.into_iter().zip(&texts).zip(results) {
-        match result {
-            Ok(None) => list.append(object)?,
-            Ok(Some(iri)) => list.append(iri)?,
-            Err(e) => match on_invalid {
-                OnInvalid::None => list.append(py.None())?,
-                OnInvalid::Error => list.append(id_error(py, text, &e).into_value(py))?,
-                OnInvalid::Raise => return Err(id_error(py, text, &e)),
-            },
+            }));
+        });
+        for ((object, text), result) in objects.drain(..).zip(&texts).zip(results.drain(..)) {
+            match result {
+                Ok(None) => list.append(object)?,
+                Ok(Some(iri)) => list.append(iri)?,
+                Err(e) => match on_invalid {
+                    OnInvalid::None => list.append(py.None())?,
+                    OnInvalid::Error => list.append(id_error(py, text, &e).into_value(py))?,
+                    OnInvalid::Raise => return Err(id_error(py, text, &e)),
+                },
+            }
         }
+        texts.clear();
     }
-    Ok(list)
 }
+
+/// How many identifiers `canonicalize_many` reads, canonicalizes and hands back at a time.
+const MANY_CHUNK: usize = 1024;
 
 /// The kinds each idutils-style function accepts.
 const DOI: &[Kind] = &[Kind::Doi];

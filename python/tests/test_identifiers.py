@@ -114,6 +114,25 @@ def test_canonicalize_many_modes():
     assert pidcanon.canonicalize_many([]) == []
 
 
+def test_canonicalize_many_reads_any_number_of_items_in_order():
+    """Items are read and handed back a chunk at a time: across chunk boundaries, from a
+    generator, the results are those of one call per item, in order."""
+    inputs = [f"doi:10.1/X{i}" if i % 3 else f"info:fedora/demo:{i} x" for i in range(2500)]
+
+    def one(text):
+        try:
+            return pidcanon.canonicalize(text)
+        except InvalidIdentifier:
+            return None
+
+    assert pidcanon.canonicalize_many(x for x in inputs) == [one(x) for x in inputs]
+    unchanged = [f"https://doi.org/10.1/x{i}" for i in range(2049)]
+    # Unchanged identifiers come back as the caller's own objects.
+    assert all(r is x for r, x in zip(pidcanon.canonicalize_many(unchanged), unchanged))
+    with pytest.raises(InvalidIdentifier, match="byte 18"):
+        pidcanon.canonicalize_many(unchanged[:1024] + ["info:fedora/demo:a b"], on_invalid="raise")
+
+
 def test_policy_mirrors_the_toml_keys():
     p = Policy(poi_oai="poi", fedora_bases=["http://localhost:8080/fedora"], doi_form="hdl")
     assert (p.poi_oai, p.fedora_bases, p.handle_resolvers, p.handle_form, p.doi_form) == (
