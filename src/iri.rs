@@ -57,7 +57,7 @@ fn locate_error(iri: &str) -> usize {
 }
 
 /// Bytes of ASCII `ipchar` without `%`: unreserved, sub-delims, `:` and `@`.
-const PCHAR: [bool; 256] = {
+pub(crate) const PCHAR: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
     while b < 128 {

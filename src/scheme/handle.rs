@@ -230,6 +230,29 @@ impl Rendered<'_> {
     }
 }
 
+/// The class of each byte of a DOI's local name for [`HandleAdapter::doi_in_one_scan`]: `0` for a
+/// byte the canonical form keeps as it is, else [`UPPER`], [`ESCAPED`] or [`OTHER`].
+const DOI_LOCAL: [u8; 256] = {
+    let mut table = [OTHER; 256];
+    let mut b = b' ';
+    while b <= b'~' {
+        table[b as usize] = match b {
+            b'%' | b'?' | b'#' => OTHER,
+            b'A'..=b'Z' => UPPER,
+            _ if crate::iri::PCHAR[b as usize] || b == b'/' => 0,
+            _ => ESCAPED,
+        };
+        b += 1;
+    }
+    table
+};
+/// An upper-case letter, written in lower case.
+const UPPER: u8 = 1;
+/// Printable ASCII outside `pchar` and `/`: escaped in a name, not allowed in a URL.
+const ESCAPED: u8 = 2;
+/// What the scan leaves to the other paths: `%`, `?`, `#`, anything not printable ASCII.
+const OTHER: u8 = 4;
+
 /// Whether a naming authority is a DOI prefix: `10.` followed by digits and dots.
 fn is_doi_prefix(na: &str) -> bool {
     na.strip_prefix("10.").is_some_and(|rest| {
@@ -642,6 +665,67 @@ impl HandleAdapter {
         Some(Canonical::new(iri, kind))
     }
 
+    /// The canonical form of a DOI in the spellings most met, read in one scan when the policy
+    /// writes DOIs under `https://doi.org/`: after `doi:` in any case, `http(s)://doi.org/` or
+    /// `http(s)://dx.doi.org/` as usually written, or bare (`bare`), a name `10.` + digits and
+    /// dots + `/` + a local name of printable ASCII without `%`, `?` or `#` (in a URL, only
+    /// `pchar` and `/`). Borrowed when already canonical. `None` for anything else, errors
+    /// included: the one-pass path and the full read decide, and tests hold all three to the
+    /// same results.
+    fn doi_in_one_scan<'a>(&self, input: &'a str, bare: bool) -> Option<Canonical<'a>> {
+        if self.doi_form != DoiForm::Https {
+            return None;
+        }
+        let (name, url) = if bare {
+            (input, false)
+        } else if starts_with_ignore_case(input, "doi:") {
+            (&input[4..], false)
+        } else {
+            let rest = input.strip_prefix("http")?;
+            let rest = rest.strip_prefix('s').unwrap_or(rest).strip_prefix("://")?;
+            let rest = rest.strip_prefix("dx.").unwrap_or(rest);
+            (rest.strip_prefix("doi.org/")?, true)
+        };
+        // The segments after `10.`: digits, each non-empty (`previous` starts as that `.`).
+        let digits = name.strip_prefix("10.")?;
+        let mut previous = b'.';
+        let slash = 3 + digits.bytes().position(|b| {
+            let in_segments = b.is_ascii_digit() || b == b'.' && previous != b'.';
+            previous = b;
+            !in_segments
+        })?;
+        let local = name[slash..].strip_prefix('/')?;
+        if local.is_empty() || name.as_bytes()[slash - 1] == b'.' {
+            return None;
+        }
+        let classes = local
+            .bytes()
+            .fold(0, |classes, b| classes | DOI_LOCAL[usize::from(b)]);
+        let escaped = classes & ESCAPED != 0;
+        if classes & OTHER != 0 || url && escaped {
+            return None;
+        }
+        if classes == 0
+            && input.len() == DOI_PROXY.len() + name.len()
+            && input.starts_with(DOI_PROXY)
+        {
+            return Some(Canonical::new(Cow::Borrowed(input), Kind::Doi));
+        }
+        let mut out = String::with_capacity(DOI_PROXY.len() + name.len() + 8);
+        out.push_str(DOI_PROXY);
+        out.push_str(&name[..=slash]);
+        if escaped {
+            push_folded(&mut out, local, Case::Lower, |b| {
+                is_ascii_pchar(b) || b == b'/'
+            });
+        } else {
+            let at = out.len();
+            out.push_str(local);
+            out[at..].make_ascii_lowercase();
+        }
+        Some(Canonical::new(Cow::Owned(out), Kind::Doi))
+    }
+
     /// The canonical form of a claimed IRI by the one-pass paths: already canonical (borrowed),
     /// or plain ASCII built from checked parts. `None` when neither applies.
     fn one_pass<'a>(&self, iri: &'a str, at: Located<'a>) -> Option<Canonical<'a>> {
@@ -654,6 +738,11 @@ impl HandleAdapter {
     /// A bare handle or DOI name (`name` is `handle` or `doi`) of printable ASCII by the
     /// one-pass path; `None` when it does not apply.
     fn plain_bare<'a>(&self, name: &str, id: &'a str) -> Option<Canonical<'a>> {
+        if name == "doi"
+            && let Some(canonical) = self.doi_in_one_scan(id, true)
+        {
+            return Some(canonical);
+        }
         printable(id)
             .then(|| self.plain_name(id, id, name == "doi", ""))
             .flatten()
@@ -703,7 +792,8 @@ impl SchemeAdapter for HandleAdapter {
     }
 
     fn canonicalize<'a>(&self, iri: &'a str) -> Result<Canonical<'a>, IdError> {
-        match self.locate(iri).and_then(|at| self.one_pass(iri, at)) {
+        let one_pass = || self.locate(iri).and_then(|at| self.one_pass(iri, at));
+        match self.doi_in_one_scan(iri, false).or_else(one_pass) {
             Some(canonical) => Ok(canonical),
             None => self.read_in_full(iri),
         }
@@ -714,6 +804,9 @@ impl SchemeAdapter for HandleAdapter {
         iri: &'a str,
         _: super::sealed::Sealed,
     ) -> Option<Result<Canonical<'a>, IdError>> {
+        if let Some(canonical) = self.doi_in_one_scan(iri, false) {
+            return Some(Ok(canonical));
+        }
         let at = self.locate(iri)?;
         Some(match self.one_pass(iri, at) {
             Some(canonical) => Ok(canonical),
@@ -819,7 +912,7 @@ mod tests {
 
     #[test]
     fn the_one_pass_path_agrees_with_reading_in_full() {
-        let mut taken = 0;
+        let (mut taken, mut scanned_doi) = (0, 0);
         for policy in both_forms() {
             let adapter = HandleAdapter::new(&Policy {
                 handle_resolvers: vec!["https://repo.example.edu/handle/".into()],
@@ -890,6 +983,10 @@ mod tests {
                         taken += 1;
                         assert_eq!(Ok(plain), full, "{iri}");
                     }
+                    if let Some(scanned) = adapter.doi_in_one_scan(&iri, false) {
+                        scanned_doi += 1;
+                        assert_eq!(Ok(scanned), full, "{iri}");
+                    }
                 }
             }
             for (scheme, name) in [
@@ -912,9 +1009,47 @@ mod tests {
                     taken += 1;
                     assert_eq!(Ok(plain), full, "{name}");
                 }
+                let scanned = (scheme == "doi")
+                    .then(|| adapter.doi_in_one_scan(name, true))
+                    .flatten();
+                if let Some(scanned) = scanned {
+                    scanned_doi += 1;
+                    assert_eq!(Ok(scanned), full, "{name}");
+                }
+            }
+        }
+        // Every printable ASCII character in the naming authority and the local name, under
+        // each spelling the DOI scan reads and a few it leaves to the other paths.
+        let adapter = HandleAdapter::default();
+        for c in ' '..='~' {
+            for name in [
+                format!("10.1000/a{c}B"),
+                format!("10.1000/{c}"),
+                format!("10.1{c}2/x"),
+                format!("10.{c}/x"),
+            ] {
+                let full = doi_name(&name, 0).map(|h| adapter.canonical(&name, &h, ""));
+                if let Some(scanned) = adapter.doi_in_one_scan(&name, true) {
+                    scanned_doi += 1;
+                    assert_eq!(Ok(scanned), full, "{name}");
+                }
+                for prefix in [
+                    "doi:",
+                    "DOI:",
+                    "https://doi.org/",
+                    "http://dx.doi.org/",
+                    "https://DOI.org/",
+                ] {
+                    let iri = format!("{prefix}{name}");
+                    if let Some(scanned) = adapter.doi_in_one_scan(&iri, false) {
+                        scanned_doi += 1;
+                        assert_eq!(Ok(scanned), adapter.read_in_full(&iri), "{iri}");
+                    }
+                }
             }
         }
         assert!(taken >= 300, "the one-pass path took only {taken}");
+        assert!(scanned_doi >= 400, "the DOI scan took only {scanned_doi}");
     }
 
     /// The one-pass path against the full read on every input of the fuzz corpora that reach
@@ -923,7 +1058,7 @@ mod tests {
     fn the_one_pass_path_agrees_on_the_fuzz_corpora() {
         let adapter = HandleAdapter::default();
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
-        let mut taken = 0;
+        let (mut taken, mut scanned_doi) = (0, 0);
         for target in ["handle", "doi", "registry"] {
             for entry in std::fs::read_dir(root.join(target)).expect("a corpus") {
                 let bytes = std::fs::read(entry.expect("an entry").path()).expect("a file");
@@ -938,6 +1073,15 @@ mod tests {
                     "HTTP://hdl.handle.net/",
                 ] {
                     let iri = format!("{prefix}{input}");
+                    if let Some(scanned) = adapter.doi_in_one_scan(&iri, prefix.is_empty()) {
+                        scanned_doi += 1;
+                        let full = if prefix.is_empty() {
+                            doi_name(&iri, 0).map(|h| adapter.canonical(&iri, &h, ""))
+                        } else {
+                            adapter.read_in_full(&iri)
+                        };
+                        assert_eq!(Ok(scanned), full, "{iri:?}");
+                    }
                     let Some(at) = adapter.locate(&iri) else {
                         continue;
                     };
@@ -950,6 +1094,7 @@ mod tests {
             }
         }
         assert!(taken > 500, "the one-pass path took only {taken}");
+        assert!(scanned_doi > 40, "the DOI scan took only {scanned_doi}");
     }
 
     #[test]
