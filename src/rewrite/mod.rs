@@ -49,6 +49,31 @@ mod session;
 mod terms;
 mod threads;
 
+/// The files under each of `fixtures/`'s `dirs` whose extension is one of `extensions` (for the
+/// tests that read the W3C suites and the real corpus).
+#[cfg(test)]
+pub(crate) fn fixture_files(dirs: &[&str], extensions: &[&str]) -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, extensions: &[&str], out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, extensions, out);
+            } else if path
+                .extension()
+                .is_some_and(|e| extensions.iter().any(|x| e == *x))
+            {
+                out.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files = Vec::new();
+    for dir in dirs {
+        walk(&root.join(dir), extensions, &mut files);
+    }
+    files
+}
+
 pub use builder::Rewriter;
 pub use error::{RewriteError, SyntaxError};
 pub use oxrdfio::RdfFormat;

@@ -8,6 +8,7 @@ mod lines;
 mod parallel;
 mod reader;
 mod sink;
+mod turtle;
 mod worker;
 
 pub(crate) use reader::{LineParser, error_location};

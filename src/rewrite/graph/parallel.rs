@@ -491,6 +491,11 @@ impl Scanner {
     /// can end, scanning on from where the last call stopped; at the end of the input, the
     /// rest of it.
     fn cut(&mut self, buffer: &[u8], ended: bool) -> Option<Cut> {
+        self.cut_after(buffer, ended, PIECE)
+    }
+
+    /// As [`Scanner::cut`], with pieces of at least `min` bytes.
+    fn cut_after(&mut self, buffer: &[u8], ended: bool, min: usize) -> Option<Cut> {
         if self.at == 0 && buffer.is_empty() {
             return None;
         }
@@ -510,7 +515,7 @@ impl Scanner {
                 && self.depth == 0
                 && buffer[self.at - 1] == b'\n'
                 && self.statement_start
-                && (self.at >= PIECE || self.declares)
+                && (self.at >= min || self.declares)
             {
                 return Some(Cut {
                     end: self.at,
@@ -704,6 +709,31 @@ impl Scanner {
             }
             _ => Some(1),
         }
+    }
+}
+
+/// Follows Turtle text fed line by line from a statement boundary, and tells when it is at
+/// one again (as far as the light scan can tell: `oxttl` has the last word on the statements).
+#[derive(Default)]
+pub(crate) struct Boundaries {
+    scanner: Scanner,
+    /// The text since the last boundary.
+    text: Vec<u8>,
+}
+
+impl Boundaries {
+    /// Feeds a line: `Some(true)` when the text fed so far ends at a statement boundary,
+    /// `None` when the scan lost track (or a statement grew past [`MAX_PIECE`]).
+    pub(crate) fn line(&mut self, line: &[u8]) -> Option<bool> {
+        self.text.extend_from_slice(line);
+        while let Some(cut) = self.scanner.cut_after(&self.text, false, 0) {
+            self.text.drain(..cut.end);
+            self.scanner.cut_at(cut.end);
+            if self.text.is_empty() {
+                return Some(true);
+            }
+        }
+        (!self.scanner.lost && self.text.len() <= MAX_PIECE).then_some(false)
     }
 }
 

@@ -11,6 +11,7 @@
 
 use super::super::{Location, RewriteError, SyntaxError};
 use super::parallel::ends_one_statement;
+use super::turtle::{FastRead, Groups};
 use crate::rdfxml::{LocatedRdfXml, XmlError};
 use oxrdf::{GraphName, Quad, Triple};
 use oxrdfio::{RdfFormat, RdfParser};
@@ -503,11 +504,23 @@ pub(crate) struct Ended {
     pub(crate) leftover: (u64, Vec<u8>),
 }
 
-/// Reads a text format line by line from `resume` on, through to the end of `input`.
+/// Reads a text format line by line from `resume` on, through to the end of `input`; Turtle
+/// in the common shape through [`super::turtle`], the rest through `oxttl`.
 pub(crate) fn read_lines(
+    input: impl BufRead,
+    parser: LineParser,
+    resume: Resume<'_>,
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+) -> Result<Ended, RewriteError> {
+    read_lines_with(input, parser, resume, true, on_item)
+}
+
+/// [`read_lines`], all through `oxttl` unless `fast_turtle`.
+fn read_lines_with(
     mut input: impl BufRead,
     mut parser: LineParser,
     resume: Resume<'_>,
+    fast_turtle: bool,
     on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
 ) -> Result<Ended, RewriteError> {
     let mut pending = Pending::default();
@@ -520,25 +533,58 @@ pub(crate) fn read_lines(
     let mut graphs = GraphTracker::default();
     let mut line = Vec::new();
     let mut line_no = resume.lines_before;
-    // Lines fed to the parsers before the current one (which starts again after an error).
+    // Lines before the current parser's first (it starts again after an error) and the lines
+    // it did not read (read by the fast path).
     let mut lines_before = resume.lines_before;
+    let mut groups = Groups::new(&parser).filter(|_| fast_turtle);
+    let mut input_ended = false;
     loop {
-        let ended = match replay.pop_front() {
+        let (ended, from_input) = match replay.pop_front() {
             Some((n, text)) => {
                 line_no = n;
                 line = text;
-                false
+                (false, false)
             }
             None => {
                 line.clear();
-                if input.read_until(b'\n', &mut line)? == 0 {
-                    true
+                if input_ended || input.read_until(b'\n', &mut line)? == 0 {
+                    input_ended = true;
+                    (true, true)
                 } else {
                     line_no += 1;
-                    false
+                    (false, true)
                 }
             }
         };
+        if let Some(groups) = groups.as_mut().filter(|g| from_input && g.takes_lines()) {
+            if !ended && !groups.push(&line, line_no) {
+                continue;
+            }
+            if !(ended && groups.is_empty()) {
+                match groups.read(ended, &parser) {
+                    FastRead::NeedsMore => continue,
+                    FastRead::Unsure => {
+                        replay.extend(groups.hand_to_oxttl());
+                        continue;
+                    }
+                    FastRead::Statements => {
+                        for (n, text) in groups.lines() {
+                            pending.push(text, n, None);
+                        }
+                        lines_before += groups.line_breaks();
+                        let declarations = || (parser.prefixes(), parser.base_iri());
+                        for (quad, n) in groups.triples() {
+                            on_item(Item::Statement(quad), pending.span(Some(n)), &declarations)?;
+                            pending.keep_from(n);
+                        }
+                        groups.clear();
+                        if !ended {
+                            continue;
+                        }
+                    }
+                }
+            }
+        }
         if ended {
             parser.end();
         } else {
@@ -584,7 +630,13 @@ pub(crate) fn read_lines(
             let mut again = pending.take_after(error_line);
             again.extend(replay);
             replay = again;
+            if let Some(groups) = &mut groups {
+                groups.oxttl_read(&line, true, !replay.is_empty());
+            }
             continue;
+        }
+        if let Some(groups) = groups.as_mut().filter(|_| !ended) {
+            groups.oxttl_read(&line, false, !replay.is_empty());
         }
         if ended {
             let leftover = (pending.span(None).first_line, pending.text);
@@ -658,6 +710,286 @@ impl GraphTracker {
                     at = end.max(at + 1);
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod fast_turtle {
+    //! Turtle read through the fast path gives what `oxttl` alone gives: the same statements,
+    //! errors, lines and declarations, item by item — on every Turtle file of the W3C suites
+    //! and the real corpus, and on each with bad lines put in.
+
+    use super::{Item, LineParser, Notice, Resume, read_lines_with};
+    use oxrdf::Quad;
+    use oxrdfio::RdfFormat;
+    use std::collections::HashMap;
+    use std::path::Path;
+
+    /// Made-up blank nodes (random 128-bit ids, written with more than 16 hexadecimal
+    /// digits) numbered in order of appearance.
+    #[derive(Default)]
+    struct MadeUp(HashMap<String, usize>);
+
+    impl MadeUp {
+        fn quad(&mut self, quad: &Quad) -> String {
+            let text = quad.to_string();
+            let mut out = String::new();
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find("_:") {
+                out.push_str(&rest[..at + 2]);
+                rest = &rest[at + 2..];
+                let len = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
+                if len > 16 && !rest[len..].starts_with(|c: char| c.is_alphanumeric()) {
+                    let next = self.0.len();
+                    let number = *self.0.entry(rest[..len].to_owned()).or_insert(next);
+                    out.push_str(&format!("made{number}"));
+                    rest = &rest[len..];
+                }
+            }
+            out.push_str(rest);
+            out
+        }
+    }
+
+    /// Every item of `text` with its lines and the declarations at it, then what is left.
+    fn items(text: &[u8], base: &str, fast: bool) -> Vec<String> {
+        let parser = LineParser::declared(RdfFormat::Turtle, Some(base), &[])
+            .expect("a valid base")
+            .expect("Turtle has a line parser");
+        let mut made_up = MadeUp::default();
+        let mut items = Vec::new();
+        let ended = read_lines_with(
+            text,
+            parser,
+            Resume::default(),
+            fast,
+            &mut |item, span, declarations| {
+                let item = match item {
+                    Item::Statement(quad) => made_up.quad(&quad),
+                    Item::Notice(Notice::SyntaxError(e)) => format!("error {e}"),
+                    Item::Notice(Notice::Warning(at, w)) => format!("warning {at} {w}"),
+                    Item::Mapped(_) => unreachable!("only pieces are mapped"),
+                };
+                let lines = String::from_utf8_lossy(span.text);
+                items.push(format!(
+                    "{item} | {} {lines:?} | {:?}",
+                    span.first_line,
+                    declarations()
+                ));
+                Ok(())
+            },
+        )
+        .expect("reads");
+        items.push(format!(
+            "left {:?} {:?} {:?}",
+            ended.leftover,
+            ended.parser.prefixes(),
+            ended.parser.base_iri()
+        ));
+        items
+    }
+
+    /// Compares both ways: panics at the first item that differs; gives how many statements.
+    fn agree(path: &str, text: &[u8], base: &str) -> usize {
+        let expected = items(text, base, false);
+        let fast = items(text, base, true);
+        if let Some(at) =
+            (0..expected.len().max(fast.len())).find(|&i| expected.get(i) != fast.get(i))
+        {
+            panic!(
+                "{path}: {:?}\nitem {at}\noxttl: {:?}\nfast:  {:?}",
+                String::from_utf8_lossy(text),
+                expected.get(at),
+                fast.get(at)
+            );
+        }
+        fast.iter().filter(|i| !i.starts_with("error")).count()
+    }
+
+    /// Lines that break a statement in different ways, to put in.
+    const BAD: [&str; 4] = [
+        "this is not turtle .\n",
+        "<http://a b> <http://p> \"x\" .\n",
+        "<http://s> <http://p> \"open\n",
+        "@prefix : <http://changed/> .\n",
+    ];
+
+    #[test]
+    fn gives_what_oxttl_gives() {
+        let paths = crate::rewrite::fixture_files(&["w3c", "real", "examples", "turtle"], &["ttl"]);
+        assert!(paths.len() > 400, "{} Turtle files", paths.len());
+        let mut statements = 0;
+        for path in &paths {
+            let text = std::fs::read(path).expect("readable");
+            let base = format!("http://example.org/tests/{}", path.display());
+            let mut variants = vec![text.clone()];
+            let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+            for (i, bad) in BAD.iter().enumerate() {
+                let at = lines.len() * (i + 1) / (BAD.len() + 1);
+                let mut variant = lines[..at].concat();
+                variant.extend_from_slice(bad.as_bytes());
+                variant.extend_from_slice(&lines[at..].concat());
+                variants.push(variant);
+            }
+            for variant in &variants {
+                statements += agree(&path.display().to_string(), variant, &base);
+            }
+        }
+        let fast = super::super::turtle::READ_FAST.get();
+        assert!(
+            statements > 10_000 && fast * 2 > statements,
+            "{statements} statements compared, {fast} read by the fast path"
+        );
+        eprintln!("{statements} statements compared, {fast} read by the fast path");
+    }
+
+    /// The edges of the common shape, each as a statement of its own, without and with an
+    /// end of line.
+    #[test]
+    fn agrees_at_the_edges_of_the_common_shape() {
+        let header = "@prefix ex: <http://example/> .\n@prefix : <http://e/> .\n\
+                      @prefix e.x: <http://x/> .\n";
+        let bodies = [
+            r#"ex:a ex:b ex:c.d ."#,
+            r#"ex:a ex:b ex:c. "#,
+            r#"ex:a ex:b ex:c.."#,
+            r#"ex:a ex:b ex:.c ."#,
+            r#"ex:a ex:b ex:-c ."#,
+            r#"ex:a ex:b ex:c-d ."#,
+            r#"ex:a ex:b ex:1 ."#,
+            r#"ex:a ex:b ex:c:d ."#,
+            r#"ex:a ex:b ex:%41%zz ."#,
+            r#"ex:a ex:b ex:%41 ."#,
+            r#"ex:a ex:b ex:c\-d ."#,
+            r#"ex:a ex:b ex:é ."#,
+            r#"ex:a ex:b :c ."#,
+            r#"ex:a ex:b : ."#,
+            r#"ex:a ex:b e.x:c ."#,
+            r#"ex:a ex:b ex.:c ."#,
+            r#"ex:a ex:b undeclared:c ."#,
+            r#"ex:a a ex:c ."#,
+            r#"ex:a ex:b a ."#,
+            r#"a ex:b ex:c ."#,
+            r#"ex:a ex:b true ."#,
+            r#"ex:a ex:b true."#,
+            r#"ex:a ex:b false,true ."#,
+            r#"ex:a ex:b true:x ."#,
+            r#"ex:a ex:b truex ."#,
+            r#"ex:a ex:b 1 ."#,
+            r#"ex:a ex:b 1."#,
+            r#"ex:a ex:b 1.5."#,
+            r#"ex:a ex:b -1 ."#,
+            r#"ex:a ex:b +1.0 ."#,
+            r#"ex:a ex:b 1e5 ."#,
+            r#"ex:a ex:b .5 ."#,
+            r#"ex:a ex:b 1.e ."#,
+            r#"ex:a ex:b - ."#,
+            r#"ex:a ex:b 01 ."#,
+            r#"ex:a ex:b 1ex:c ."#,
+            r#"ex:a ex:b "" ."#,
+            r#"ex:a ex:b '' ."#,
+            r#"ex:a ex:b """""" ."#,
+            r#"ex:a ex:b """a"b""c""" ."#,
+            r#"ex:a ex:b """a"""" ."#,
+            "ex:a ex:b '''x\ny''' .",
+            "ex:a ex:b \"\"\"x\r\ny\"\"\"@en .",
+            r#"ex:a ex:b "a\tb\u00e9\U0001F600" ."#,
+            r#"ex:a ex:b "\uD800" ."#,
+            r#"ex:a ex:b "\q" ."#,
+            "ex:a ex:b \"a\rb\" .",
+            r#"ex:a ex:b "x"@en-GB ."#,
+            r#"ex:a ex:b "x"@EN ."#,
+            r#"ex:a ex:b "x" @en ."#,
+            "ex:a ex:b \"x\"\n@en .",
+            r#"ex:a ex:b "x"@en--ltr ."#,
+            r#"ex:a ex:b "x"@en- ."#,
+            r#"ex:a ex:b "x"@1 ."#,
+            r#"ex:a ex:b "x"@en_GB ."#,
+            r#"ex:a ex:b "x"@abcdefghi ."#,
+            r#"ex:a ex:b "x"^^ex:t ."#,
+            r#"ex:a ex:b "x" ^^ <http://t> ."#,
+            r#"ex:a ex:b "x"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString> ."#,
+            r#"ex:a ex:b "x"^^<http://www.w3.org/2001/XMLSchema#string> ."#,
+            r#"ex:a ex:b "x"^ex:t ."#,
+            r#"ex:a ex:b ex:c ; ."#,
+            r#"ex:a ex:b ex:c ;; ex:d ex:e ."#,
+            r#"ex:a ex:b ex:c ; ex:d ex:e ; ."#,
+            r#"ex:a ex:b ex:c , ."#,
+            r#"ex:a ex:b [] ."#,
+            r#"ex:a ex:b [ ] ."#,
+            r#"ex:a ex:b [ ex:c "x" ] ."#,
+            r#"ex:a ex:b [ ex:c [ ex:d "y" ] ; ex:e ex:f ] , [] ."#,
+            r#"ex:a ex:b [ ex:c ex:d ; ] ."#,
+            r#"[ ex:c ex:d ] ex:b ex:c ."#,
+            r#"[] ex:b ex:c ."#,
+            r#"ex:a ex:b ( ex:c ) ."#,
+            r#"_:b ex:b _:c.d ."#,
+            r#"_:b ex:b _:c. "#,
+            r#"_:1 ex:b _:-c ."#,
+            r#"_:b.c ex:b ex:c ."#,
+            r#"_: ex:b ex:c ."#,
+            r#"<s> <p> <o> ."#,
+            r#"<http://a/b/../c> <p> <./o> ."#,
+            r#"<http://a b> <p> <o> ."#,
+            r#"<http://a/\u0041> <p> <o> ."#,
+            r#"<http://a> <http://p> <http://o>."#,
+            r#"<http://a><http://p><http://o>."#,
+            r#"ex:a<http://p>ex:c."#,
+            r#"ex:a ex:b ex:c .5"#,
+            r#"ex:a ex:b ex:c . ex:d ex:e ex:f ."#,
+            "ex:a ex:b ex:c # comment\n .",
+            r#"ex:a ex:b ex:c . # comment"#,
+            "ex:a ex:b ex:c . # comment\rex:d ex:e ex:f .",
+            "ex:a ex:b \"x\" # c\n , \"y\" .",
+            r#"ex:a ex:b ex:c {| ex:d ex:e |} ."#,
+            r#"ex:a ex:b ex:c ~ ex:r ."#,
+            r#"<< ex:a ex:b ex:c >> ex:d ex:e ."#,
+            "PREFIX ex: <http://other/>\nex:a ex:b ex:c .",
+            "@base <http://base/> .\n<a> <b> <c> .",
+            "BASE <http://b2/>\n<a> <b> <c> .",
+            "ex:a ex:b ex:c",
+            "ex:a ex:b",
+            "ex:a",
+            "ex:a\tex:b\tex:c\t.",
+            "ex:a ex:b ex:c .\r\n ex:d ex:e ex:f .",
+        ];
+        let mut statements = 0;
+        for body in bodies {
+            for end in ["", "\n", "\n\nex:z ex:y ex:x .\n"] {
+                let text = format!("{header}{body}{end}");
+                statements += agree(body, text.as_bytes(), "http://base.example/dir/doc");
+            }
+        }
+        assert!(statements > 300, "{statements}");
+    }
+
+    /// Random changes of one to three bytes to Turtle in the common shape, compared both ways.
+    #[test]
+    fn agrees_on_changed_text() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        changed(&root.join("examples/repository.ttl"), 2_000);
+        changed(&root.join("turtle/generated.ttl"), 200);
+    }
+
+    fn changed(path: &Path, variants: usize) {
+        let text = std::fs::read(path).expect("readable");
+        let name = format!("{}, changed", path.display());
+        let bytes = "_-.;,[]()\"'\\#@^<>:0e\n\r aé\t{}|~".as_bytes();
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..variants {
+            let mut variant = text.clone();
+            for _ in 0..1 + next() % 3 {
+                let at = (next() % variant.len() as u64) as usize;
+                variant[at] = bytes[(next() % bytes.len() as u64) as usize];
+            }
+            agree(&name, &variant, "http://base.example/");
         }
     }
 }

@@ -6,7 +6,7 @@
 
 mod chunk;
 mod iris;
-mod scan;
+pub(super) mod scan;
 mod worker;
 
 use super::RewriteError;

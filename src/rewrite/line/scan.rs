@@ -5,8 +5,9 @@
 
 use std::ops::Range;
 
-const RDF_LANG_STRING: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
-const RDF_DIR_LANG_STRING: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString";
+pub(crate) const RDF_LANG_STRING: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
+pub(crate) const RDF_DIR_LANG_STRING: &str =
+    "http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString";
 
 /// What the fast checker says of a line.
 #[derive(Debug, PartialEq, Eq)]
@@ -121,17 +122,8 @@ impl Cursor<'_> {
         self.expect(b'<')?;
         let start = self.at;
         let end = start + memchr::memchr(b'>', &self.bytes[start..])?;
-        let iri = &self.text[start..end];
-        // A plain IRI has none of the bytes `IRIREF` excludes; anything else is checked for
-        // them, then parsed in full.
-        if !crate::iri::is_plain_absolute_iri(iri) {
-            let excluded = |b: u8| {
-                b <= b' ' || matches!(b, b'<' | b'"' | b'{' | b'}' | b'|' | b'^' | b'`' | b'\\')
-            };
-            if iri.bytes().any(excluded) {
-                return None;
-            }
-            oxiri::Iri::parse(iri).ok()?;
+        if !is_valid_absolute_iri(&self.text[start..end]) {
+            return None;
         }
         self.at = end + 1;
         Some(start..end)
@@ -200,29 +192,50 @@ impl Cursor<'_> {
     /// `'@' [a-zA-Z]+ ('-' [a-zA-Z0-9]+)*`, a well-formed BCP 47 tag; a direction is left to oxttl.
     fn language_tag(&mut self) -> Option<()> {
         self.expect(b'@')?;
-        let start = self.at;
-        let letters = self.bytes[start..]
-            .iter()
-            .take_while(|b| b.is_ascii_alphabetic())
-            .count();
-        if letters == 0 {
-            return None;
-        }
-        let mut end = start + letters;
-        while self.bytes.get(end) == Some(&b'-') {
-            let block = self.bytes[end + 1..]
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric())
-                .count();
-            if block == 0 {
-                return None;
-            }
-            end += 1 + block;
-        }
-        oxilangtag::LanguageTag::parse(&self.text[start..end]).ok()?;
-        self.at = end;
+        self.at += language_tag_len(&self.text[self.at..])?;
         Some(())
     }
+}
+
+/// Whether `iri` (the content of an `IRIREF` without escapes) is an absolute IRI `oxttl` takes:
+/// a plain one by the table check, anything else without the bytes `IRIREF` excludes and
+/// parsed in full.
+pub(crate) fn is_valid_absolute_iri(iri: &str) -> bool {
+    if crate::iri::is_plain_absolute_iri(iri) {
+        return true;
+    }
+    let excluded =
+        |b: u8| b <= b' ' || matches!(b, b'<' | b'"' | b'{' | b'}' | b'|' | b'^' | b'`' | b'\\');
+    !iri.bytes().any(excluded) && oxiri::Iri::parse(iri).is_ok()
+}
+
+/// The length of the language tag `text` starts with (after its `@`): `[a-zA-Z]+ ('-'
+/// [a-zA-Z0-9]+)*`, well-formed BCP 47; `None` when there is none, or a direction (`--`) or
+/// another `-` follows (left to `oxttl`).
+///
+/// ```text
+/// "en-GB ;"  Some(5)
+/// "en--ltr"  None
+/// ```
+pub(crate) fn language_tag_len(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let letters = bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    if letters == 0 {
+        return None;
+    }
+    let mut end = letters;
+    while bytes.get(end) == Some(&b'-') {
+        let block = bytes[end + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        if block == 0 {
+            return None;
+        }
+        end += 1 + block;
+    }
+    oxilangtag::LanguageTag::parse(&text[..end]).ok()?;
+    Some(end)
 }
 
 #[cfg(test)]
@@ -285,18 +298,6 @@ mod agreement {
     //! N-Quads tests (positive and negative) and of the real corpus, checked both ways.
 
     use super::{Checked, check};
-    use std::path::{Path, PathBuf};
-
-    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                files(&path, out);
-            } else if path.extension().is_some_and(|e| e == "nt" || e == "nq") {
-                out.push(path);
-            }
-        }
-    }
 
     /// What `oxttl` makes of one line: `Some(statements)` or `None` for an error.
     fn oxttl(line: &[u8], quads: bool) -> Option<usize> {
@@ -316,10 +317,7 @@ mod agreement {
 
     #[test]
     fn never_accepts_what_oxttl_rejects() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-        let mut paths = Vec::new();
-        files(&root.join("w3c"), &mut paths);
-        files(&root.join("real"), &mut paths);
+        let paths = crate::rewrite::fixture_files(&["w3c", "real"], &["nt", "nq"]);
         let (mut fast, mut statements, mut lines) = (0, 0, 0);
         for path in &paths {
             let quads = path.extension().is_some_and(|e| e == "nq");

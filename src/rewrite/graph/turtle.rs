@@ -1,0 +1,770 @@
+//! A fast reader for the common shape of Turtle statements, in front of `oxttl` as
+//! [`crate::rewrite::line`]'s checker is for N-Triples: subjects that are IRIs, prefixed names or
+//! blank node labels; `a` and IRI verbs; objects that are those, literals (short and long
+//! strings with their escapes, language tags, datatypes, integers, decimals, booleans) or
+//! `[ … ]` property lists; `;` and `,` lists. Anything else — a directive, a collection, a
+//! double, a name with non-ASCII or escaped characters, RDF 1.2 syntax, any error — makes it
+//! unsure, and the text goes to `oxttl`, which has the last word on everything.
+//!
+//! It reads whole lines, and gives the statements `oxttl` would give for them, each with the
+//! line `oxttl` fed one line at a time would give it on (for a literal without a suffix, the
+//! line of the token after it), so that the lines each statement spans are the same either
+//! way. A test reads the W3C suites and the real corpus both ways and compares.
+//!
+//! ```text
+//! ex:a ex:p "x" , ex:b ;        → (ex:a ex:p "x", line 0), (ex:a ex:p ex:b, line 0)
+//!     ex:q [ ex:r 1 ] .           (_:n ex:r 1, line 1), (ex:a ex:q _:n, line 1)
+//! ```
+
+use super::parallel::Boundaries;
+use super::reader::LineParser;
+use crate::rewrite::line::scan::{
+    RDF_DIR_LANG_STRING, RDF_LANG_STRING, is_valid_absolute_iri, language_tag_len,
+};
+use oxiri::Iri;
+use oxrdf::vocab::{rdf, xsd};
+use oxrdf::{BlankNode, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
+
+/// What [`FastTurtle::read`] makes of a text.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum FastRead {
+    /// Complete statements (and white space and comments), all in the common shape: the
+    /// triples are in [`FastTurtle::triples`].
+    Statements,
+    /// The text ends inside a statement of the common shape so far.
+    NeedsMore,
+    /// Something else: `oxttl` decides.
+    Unsure,
+}
+
+/// A declared prefix.
+struct Prefix {
+    name: String,
+    iri: String,
+    /// Whether the prefix IRI has an empty path, so that a local name may change its authority
+    /// (`oxttl` checks such IRIs again, as it does local names with `:`).
+    checked: bool,
+}
+
+/// The fast reader, knowing the prefixes and base `oxttl` knows.
+pub(crate) struct FastTurtle {
+    prefixes: Vec<Prefix>,
+    base: Option<Iri<String>>,
+    /// The triples of the last text read, each with the index of the line (in that text) it
+    /// is given on, in the order `oxttl` gives them.
+    pub(crate) triples: Vec<(Quad, usize)>,
+    /// Where the token that completes each triple starts.
+    completed_by: Vec<usize>,
+}
+
+impl FastTurtle {
+    /// A reader with `oxttl`'s `prefixes` (sorted by name) and `base`.
+    pub(crate) fn new<'a>(
+        prefixes: impl IntoIterator<Item = (&'a str, &'a str)>,
+        base: Option<&str>,
+    ) -> Self {
+        let prefixes = prefixes
+            .into_iter()
+            .map(|(name, iri)| Prefix {
+                name: name.to_owned(),
+                iri: iri.to_owned(),
+                checked: Iri::parse(iri).map_or(true, |iri| iri.path().is_empty()),
+            })
+            .collect();
+        let base = base.and_then(|base| Iri::parse(base.to_owned()).ok());
+        Self {
+            prefixes,
+            base,
+            triples: Vec::new(),
+            completed_by: Vec::new(),
+        }
+    }
+
+    /// Reads `text`, whole lines; `ended` when nothing follows it in the input.
+    pub(crate) fn read(&mut self, text: &str, ended: bool) -> FastRead {
+        self.triples.clear();
+        self.completed_by.clear();
+        let mut cursor = Cursor {
+            text,
+            bytes: text.as_bytes(),
+            at: 0,
+            line: 0,
+            completed_by: 0,
+            ended,
+            ran_out: false,
+            reader: self,
+        };
+        let read = cursor.statements();
+        let ran_out = cursor.ran_out;
+        if read.is_some() {
+            self.in_oxttl_order();
+            #[cfg(test)]
+            READ_FAST.with(|n| n.set(n.get() + self.triples.len()));
+            FastRead::Statements
+        } else {
+            self.triples.clear();
+            if ran_out && !ended {
+                FastRead::NeedsMore
+            } else {
+                FastRead::Unsure
+            }
+        }
+    }
+
+    /// `oxttl` gives the triples one token completes last first (the triple of a literal
+    /// before `]`, and the one of the `[ … ]`): so are they here.
+    fn in_oxttl_order(&mut self) {
+        let mut start = 0;
+        while start < self.triples.len() {
+            let token = self.completed_by[start];
+            let end = start
+                + self.completed_by[start..]
+                    .iter()
+                    .take_while(|&&t| t == token)
+                    .count();
+            self.triples[start..end].reverse();
+            start = end;
+        }
+    }
+
+    /// Whether `parser` (Turtle's) has the same prefixes and base as this reader.
+    fn declares_as(&self, parser: &LineParser) -> bool {
+        let LineParser::Turtle(parser) = parser else {
+            return false;
+        };
+        let mut count = 0;
+        parser.base_iri() == self.base.as_ref().map(Iri::as_str)
+            && parser.prefixes().all(|(name, iri)| {
+                count += 1;
+                self.prefix(name).is_some_and(|p| p.iri == iri)
+            })
+            && count == self.prefixes.len()
+    }
+
+    fn prefix(&self, name: &str) -> Option<&Prefix> {
+        let found = self
+            .prefixes
+            .binary_search_by(|p| p.name.as_str().cmp(name));
+        found.ok().map(|at| &self.prefixes[at])
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The triples the fast path read on this thread (for the tests to check that it is
+    /// what they compare).
+    pub(crate) static READ_FAST: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Bytes that may follow a name, a number or a keyword: `oxttl` ends it there too.
+fn ends_token(byte: u8) -> bool {
+    matches!(
+        byte,
+        b' ' | b'\t' | b'\r' | b'\n' | b',' | b';' | b'.' | b']' | b'#'
+    )
+}
+
+struct Cursor<'t, 'r> {
+    text: &'t str,
+    bytes: &'t [u8],
+    at: usize,
+    /// The line `at` is on (from 0).
+    line: usize,
+    /// Where the token that completes the last object read starts.
+    completed_by: usize,
+    ended: bool,
+    /// Reading needed a byte past the end of the text.
+    ran_out: bool,
+    reader: &'r mut FastTurtle,
+}
+
+impl Cursor<'_, '_> {
+    /// The byte `n` bytes ahead; past the end, `None`, and a note that the text ran out.
+    fn peek_at(&mut self, n: usize) -> Option<u8> {
+        let byte = self.bytes.get(self.at + n).copied();
+        self.ran_out |= byte.is_none();
+        byte
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.peek_at(0)
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    /// Skips white space and comments, counting lines; `None` for a comment a lone `\r` ends
+    /// (left to `oxttl`).
+    fn skip_ws(&mut self) -> Option<()> {
+        while let Some(&byte) = self.bytes.get(self.at) {
+            match byte {
+                b' ' | b'\t' | b'\r' => self.at += 1,
+                b'\n' => {
+                    self.at += 1;
+                    self.line += 1;
+                }
+                b'#' => {
+                    // A comment ends at `\n` (read as white space next) or a lone `\r`.
+                    let end = memchr::memchr2(b'\n', b'\r', &self.bytes[self.at..])
+                        .map_or(self.bytes.len(), |end| self.at + end);
+                    if self.bytes.get(end) == Some(&b'\r')
+                        && self.bytes.get(end + 1) != Some(&b'\n')
+                    {
+                        return None;
+                    }
+                    self.at = end;
+                }
+                _ => return Some(()),
+            }
+        }
+        Some(())
+    }
+
+    /// Statements up to the end of the text.
+    fn statements(&mut self) -> Option<()> {
+        loop {
+            self.skip_ws()?;
+            if self.at == self.bytes.len() {
+                return (!self.ran_out).then_some(());
+            }
+            self.statement()?;
+        }
+    }
+
+    /// `subject predicateObjectList '.'`.
+    fn statement(&mut self) -> Option<()> {
+        let subject = match self.peek()? {
+            b'<' => NamedOrBlankNode::from(self.iri_ref()?),
+            b'_' => self.blank_node_label()?.into(),
+            _ => self.prefixed_name()?.into(),
+        };
+        self.skip_ws()?;
+        self.predicate_object_list(&subject)?;
+        self.expect(b'.')?;
+        // `.` and a digit are a decimal.
+        if self.bytes.get(self.at).is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
+        if self.at == self.bytes.len() && !self.ended {
+            // `oxttl` waits for the byte after the `.`: the text ends on a line without `\n`.
+            self.ran_out = true;
+        }
+        Some(())
+    }
+
+    /// `verb objectList (';' (verb objectList)?)*`, then white space.
+    fn predicate_object_list(&mut self, subject: &NamedOrBlankNode) -> Option<()> {
+        loop {
+            let predicate = self.verb()?;
+            self.skip_ws()?;
+            self.object_list(subject, &predicate)?;
+            if self.peek()? != b';' {
+                return Some(());
+            }
+            self.at += 1;
+            self.skip_ws()?;
+            if matches!(self.peek()?, b'.' | b']') {
+                return Some(());
+            }
+        }
+    }
+
+    /// `a`, an IRI or a prefixed name.
+    fn verb(&mut self) -> Option<NamedNode> {
+        match self.peek()? {
+            b'<' => self.iri_ref(),
+            b'a' if ends_token(self.peek_at(1)?) => {
+                self.at += 1;
+                Some(rdf::TYPE.into_owned())
+            }
+            _ => self.prefixed_name(),
+        }
+    }
+
+    /// `object (',' object)*`, then white space.
+    fn object_list(&mut self, subject: &NamedOrBlankNode, predicate: &NamedNode) -> Option<()> {
+        loop {
+            self.completed_by = self.at;
+            let object = self.object()?;
+            self.reader.completed_by.push(self.completed_by);
+            self.reader.triples.push((
+                Quad::new(
+                    subject.clone(),
+                    predicate.clone(),
+                    object,
+                    GraphName::DefaultGraph,
+                ),
+                self.line,
+            ));
+            self.skip_ws()?;
+            if self.peek()? != b',' {
+                return Some(());
+            }
+            self.at += 1;
+            self.skip_ws()?;
+        }
+    }
+
+    /// An object. Its triple is given on the line the cursor is on after it, when the token
+    /// [`Cursor::completed_by`] points to is read: the object's own, except for a literal
+    /// without a suffix, completed by the next token (`oxttl` reads it to see whether a suffix
+    /// comes), and a `[ … ]`, completed by its `]`.
+    fn object(&mut self) -> Option<Term> {
+        Some(match self.peek()? {
+            b'<' => self.iri_ref()?.into(),
+            b'_' => self.blank_node_label()?.into(),
+            b'"' | b'\'' => self.literal()?.into(),
+            b'[' => self.property_list()?.into(),
+            b'0'..=b'9' | b'+' | b'-' => self.number()?.into(),
+            b't' | b'f' => {
+                let mut end = self.name_end(self.at, false);
+                while self.bytes[end - 1] == b'.' {
+                    end -= 1;
+                }
+                let keyword = &self.text[self.at..end];
+                if matches!(keyword, "true" | "false") && self.bytes.get(end) != Some(&b':') {
+                    ends_token(self.peek_at(end - self.at)?).then_some(())?;
+                    self.at = end;
+                    Literal::new_typed_literal(keyword, xsd::BOOLEAN).into()
+                } else {
+                    self.prefixed_name()?.into()
+                }
+            }
+            _ => self.prefixed_name()?.into(),
+        })
+    }
+
+    /// `'[' predicateObjectList? ']'`: a new blank node, whose triples come first.
+    fn property_list(&mut self) -> Option<BlankNode> {
+        self.expect(b'[')?;
+        self.skip_ws()?;
+        let node = BlankNode::default();
+        if self.peek()? != b']' {
+            self.predicate_object_list(&node.clone().into())?;
+        }
+        self.completed_by = self.at;
+        self.expect(b']')?;
+        Some(node)
+    }
+
+    /// `IRIREF` without escapes, resolved against the base as `oxttl` does (an absolute IRI
+    /// is itself).
+    fn iri_ref(&mut self) -> Option<NamedNode> {
+        self.expect(b'<')?;
+        let start = self.at;
+        let end = start + memchr::memchr2(b'>', b'\n', &self.bytes[start..])?;
+        if self.bytes[end] != b'>' {
+            return None;
+        }
+        let iri = &self.text[start..end];
+        self.at = end + 1;
+        if crate::iri::is_plain_absolute_iri(iri) {
+            return Some(NamedNode::new_unchecked(iri));
+        }
+        if iri.contains('\\') {
+            return None;
+        }
+        let iri = match &self.reader.base {
+            Some(base) => base.resolve(iri).ok()?.into_inner(),
+            None if is_valid_absolute_iri(iri) => iri.to_owned(),
+            None => return None,
+        };
+        Some(NamedNode::new_unchecked(iri))
+    }
+
+    /// Where a run of ASCII name characters from `start` ends (`:` included when `colon`), and
+    /// `None` if a byte `oxttl` might take as part of the name (non-ASCII, `\`) ends it.
+    fn name_end(&self, start: usize, colon: bool) -> usize {
+        let mut end = start;
+        while let Some(&b) = self.bytes.get(end) {
+            if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.') || (colon && b == b':')
+            {
+                end += 1;
+            } else if colon
+                && b == b'%'
+                && self.bytes.get(end + 1).is_some_and(u8::is_ascii_hexdigit)
+                && self.bytes.get(end + 2).is_some_and(u8::is_ascii_hexdigit)
+            {
+                end += 3;
+            } else {
+                break;
+            }
+        }
+        end
+    }
+
+    /// `PN_PREFIX? ':' PN_LOCAL?` in ASCII, without `\` escapes, with a declared prefix.
+    fn prefixed_name(&mut self) -> Option<NamedNode> {
+        let start = self.at;
+        let first = self.peek()?;
+        if !(first.is_ascii_alphabetic() || first == b':') {
+            return None;
+        }
+        let colon = self.name_end(start, false);
+        if self.bytes.get(colon) != Some(&b':') || colon > start && self.bytes[colon - 1] == b'.' {
+            return None;
+        }
+        let name = &self.text[start..colon];
+        let local_start = colon + 1;
+        let mut end = self.name_end(local_start, true);
+        while end > local_start && self.bytes[end - 1] == b'.' {
+            end -= 1;
+        }
+        // A local name cannot start with `-` or `.`.
+        if end > local_start && matches!(self.bytes[local_start], b'-' | b'.') {
+            return None;
+        }
+        ends_token(self.peek_at(end - self.at)?).then_some(())?;
+        let local = &self.text[local_start..end];
+        let prefix = self.reader.prefix(name)?;
+        let mut iri = String::with_capacity(prefix.iri.len() + local.len());
+        iri.push_str(&prefix.iri);
+        iri.push_str(local);
+        if (prefix.checked || local.contains(':'))
+            && !crate::iri::is_plain_absolute_iri(&iri)
+            && Iri::parse(iri.as_str()).is_err()
+        {
+            return None;
+        }
+        self.at = end;
+        Some(NamedNode::new_unchecked(iri))
+    }
+
+    /// `BLANK_NODE_LABEL` in ASCII.
+    fn blank_node_label(&mut self) -> Option<BlankNode> {
+        self.expect(b'_')?;
+        self.expect(b':')?;
+        let start = self.at;
+        let first = self.peek()?;
+        if !(first.is_ascii_alphanumeric() || first == b'_') {
+            return None;
+        }
+        let mut end = self.name_end(start, false);
+        while self.bytes[end - 1] == b'.' {
+            end -= 1;
+        }
+        ends_token(self.peek_at(end - self.at)?).then_some(())?;
+        self.at = end;
+        Some(BlankNode::new_unchecked(&self.text[start..end]))
+    }
+
+    /// `INTEGER` or `DECIMAL` (a `DOUBLE` is left to `oxttl`).
+    fn number(&mut self) -> Option<Literal> {
+        let start = self.at;
+        let mut end = start + usize::from(matches!(self.bytes[start], b'+' | b'-'));
+        let digits = |from: usize| {
+            self.bytes[from..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count()
+        };
+        let before = digits(end);
+        if before == 0 {
+            return None;
+        }
+        end += before;
+        let mut datatype = xsd::INTEGER;
+        if self.bytes.get(end) == Some(&b'.') {
+            let after = digits(end + 1);
+            if after > 0 {
+                end += 1 + after;
+                datatype = xsd::DECIMAL;
+            }
+        }
+        let next = self.peek_at(end - self.at)?;
+        if matches!(next, b'e' | b'E') || !ends_token(next) {
+            return None;
+        }
+        self.at = end;
+        Some(Literal::new_typed_literal(&self.text[start..end], datatype))
+    }
+
+    /// A string, then a language tag, a datatype or neither (the cursor then on the next
+    /// token).
+    fn literal(&mut self) -> Option<Literal> {
+        let value = self.string()?;
+        self.skip_ws()?;
+        self.completed_by = self.at;
+        match self.peek()? {
+            b'@' => {
+                self.at += 1;
+                let len = language_tag_len(&self.text[self.at..])?;
+                let end = self.at + len;
+                if self.peek_at(len)? == b'-' {
+                    return None;
+                }
+                let language = self.text[self.at..end].to_ascii_lowercase();
+                self.at = end;
+                Some(Literal::new_language_tagged_literal_unchecked(
+                    value, language,
+                ))
+            }
+            b'^' => {
+                self.at += 1;
+                self.expect(b'^')?;
+                self.skip_ws()?;
+                self.completed_by = self.at;
+                let datatype = match self.peek()? {
+                    b'<' => self.iri_ref()?,
+                    _ => self.prefixed_name()?,
+                };
+                if matches!(datatype.as_str(), RDF_LANG_STRING | RDF_DIR_LANG_STRING) {
+                    return None;
+                }
+                Some(Literal::new_typed_literal(value, datatype))
+            }
+            _ => Some(Literal::new_simple_literal(value)),
+        }
+    }
+
+    /// A short or long string, quoted with `"` or `'`, its escapes decoded.
+    fn string(&mut self) -> Option<String> {
+        let quote = self.peek()?;
+        let long = self.peek_at(1)? == quote && self.peek_at(2)? == quote;
+        self.at += if long { 3 } else { 1 };
+        let mut value = String::new();
+        loop {
+            let rest = &self.bytes[self.at..];
+            let found = if long {
+                memchr::memchr2(quote, b'\\', rest)
+            } else {
+                memchr::memchr3(quote, b'\\', b'\n', rest)
+            };
+            let Some(found) = found else {
+                self.ran_out = true;
+                return None;
+            };
+            let chunk = &self.text[self.at..self.at + found];
+            if long {
+                self.line += memchr::memchr_iter(b'\n', chunk.as_bytes()).count();
+            } else if chunk.contains('\r') {
+                return None;
+            }
+            value.push_str(chunk);
+            self.at += found;
+            match self.bytes[self.at] {
+                b'\\' => {
+                    let (decoded, len) = escape(&self.bytes[self.at..])?;
+                    value.push(decoded);
+                    self.at += len;
+                }
+                b'\n' => return None,
+                _ if !long => {
+                    self.at += 1;
+                    return Some(value);
+                }
+                _ => {
+                    if self.peek_at(1)? == quote && self.peek_at(2)? == quote {
+                        self.at += 3;
+                        return Some(value);
+                    }
+                    value.push(char::from(quote));
+                    self.at += 1;
+                }
+            }
+        }
+    }
+}
+
+/// The character an `ECHAR` or `UCHAR` at the start of `bytes` stands for, and its length.
+fn escape(bytes: &[u8]) -> Option<(char, usize)> {
+    let hex = |len: usize| {
+        let digits = bytes.get(2..2 + len)?;
+        if !digits.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        let code = u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()?;
+        Some((char::from_u32(code)?, 2 + len))
+    };
+    Some(match *bytes.get(1)? {
+        b'u' => return hex(4),
+        b'U' => return hex(8),
+        b't' => ('\t', 2),
+        b'b' => ('\x08', 2),
+        b'n' => ('\n', 2),
+        b'r' => ('\r', 2),
+        b'f' => ('\x0C', 2),
+        b'"' => ('"', 2),
+        b'\'' => ('\'', 2),
+        b'\\' => ('\\', 2),
+        _ => return None,
+    })
+}
+
+/// The most text a group gathers before it goes to `oxttl` whole.
+const MAX_GROUP: usize = 1 << 20;
+
+/// The lines of Turtle read since `oxttl` was last between statements: once they end with a
+/// statement's `.`, [`FastTurtle`] reads them, or else `oxttl` does (and [`Boundaries`] follows
+/// what it reads, to tell when it is between statements again).
+pub(crate) struct Groups {
+    fast: FastTurtle,
+    text: Vec<u8>,
+    /// Where each line starts in `text`, and its number.
+    lines: Vec<(usize, u64)>,
+    /// `oxttl` is between statements: the next line read starts a group.
+    between: bool,
+    boundaries: Boundaries,
+    /// The scan lost track: `oxttl` reads the rest of the input.
+    off: bool,
+    /// `oxttl` read lines since the fast path last did: its prefixes and base may have
+    /// changed (it is asked before the next group is read).
+    stale: bool,
+}
+
+impl Groups {
+    /// Groups for a Turtle parser (`None` for another format), with its declarations.
+    pub(crate) fn new(parser: &LineParser) -> Option<Self> {
+        let LineParser::Turtle(_) = parser else {
+            return None;
+        };
+        Some(Self {
+            fast: Self::fast(parser),
+            text: Vec::new(),
+            lines: Vec::new(),
+            between: true,
+            boundaries: Boundaries::default(),
+            off: false,
+            stale: false,
+        })
+    }
+
+    fn fast(parser: &LineParser) -> FastTurtle {
+        let prefixes = parser.prefixes();
+        let prefixes = prefixes.iter().map(|(n, i)| (n.as_str(), i.as_str()));
+        FastTurtle::new(prefixes, parser.base_iri().as_deref())
+    }
+
+    /// Whether the next line read goes to the group.
+    pub(crate) fn takes_lines(&self) -> bool {
+        self.between && !self.off
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// Adds a line; true when the group is worth reading (it ends with a `.`, or is too long).
+    pub(crate) fn push(&mut self, line: &[u8], line_no: u64) -> bool {
+        self.lines.push((self.text.len(), line_no));
+        self.text.extend_from_slice(line);
+        let trimmed = line.trim_ascii_end();
+        trimmed.ends_with(b".") || self.text.len() > MAX_GROUP
+    }
+
+    /// Reads the group; `ended` at the end of the input.
+    pub(crate) fn read(&mut self, ended: bool, parser: &LineParser) -> FastRead {
+        if self.text.len() > MAX_GROUP {
+            return FastRead::Unsure;
+        }
+        if self.stale {
+            // Declarations go to `oxttl`: the prefixes are taken again only for a group
+            // that may use them (not once per line of a long list of declarations).
+            if starts_with_directive(&self.text) {
+                return FastRead::Unsure;
+            }
+            if !self.fast.declares_as(parser) {
+                self.fast = Self::fast(parser);
+            }
+            self.stale = false;
+        }
+        match simdutf8::basic::from_utf8(&self.text) {
+            Ok(text) => self.fast.read(text, ended),
+            Err(_) => FastRead::Unsure,
+        }
+    }
+
+    /// The lines of the group, with their numbers.
+    pub(crate) fn lines(&self) -> impl Iterator<Item = (u64, &[u8])> + '_ {
+        let ends = self.lines.iter().skip(1).map(|&(start, _)| start);
+        self.lines
+            .iter()
+            .zip(ends.chain([self.text.len()]))
+            .map(|(&(start, n), end)| (n, &self.text[start..end]))
+    }
+
+    /// The line breaks in the group as `oxttl` counts them (for the lines of its errors): `\n`,
+    /// `\r` and `\r\n`.
+    pub(crate) fn line_breaks(&self) -> u64 {
+        let mut breaks = 0;
+        for at in memchr::memchr2_iter(b'\r', b'\n', &self.text) {
+            let crlf = self.text[at] == b'\n' && at > 0 && self.text[at - 1] == b'\r';
+            breaks += u64::from(!crlf);
+        }
+        breaks
+    }
+
+    /// The triples read, with the number of the line each is given on.
+    pub(crate) fn triples(&mut self) -> impl Iterator<Item = (Quad, u64)> + '_ {
+        let lines = &self.lines;
+        self.fast
+            .triples
+            .drain(..)
+            .map(|(quad, index)| (quad, lines[index].1))
+    }
+
+    /// Empties the group once read.
+    pub(crate) fn clear(&mut self) {
+        self.text.clear();
+        self.lines.clear();
+    }
+
+    /// Takes the lines out for `oxttl`, which reads from here on until it is between statements
+    /// again.
+    pub(crate) fn hand_to_oxttl(&mut self) -> impl Iterator<Item = (u64, Vec<u8>)> + use<> {
+        let lines: Vec<_> = self.lines().map(|(n, l)| (n, l.to_vec())).collect();
+        self.clear();
+        self.between = false;
+        self.boundaries = Boundaries::default();
+        lines.into_iter()
+    }
+
+    /// `oxttl` read `line` (`restarted` after an error in it); `more` when more lines are
+    /// waiting for it.
+    pub(crate) fn oxttl_read(&mut self, line: &[u8], restarted: bool, more: bool) {
+        if self.between || self.off {
+            return;
+        }
+        let between = if restarted {
+            // A new parser starts between statements, after the line with the error.
+            self.boundaries = Boundaries::default();
+            self.stale = true;
+            true
+        } else {
+            match self.boundaries.line(line) {
+                Some(between) => between,
+                None => {
+                    self.off = true;
+                    return;
+                }
+            }
+        };
+        if between && !more {
+            self.stale = true;
+            self.between = true;
+        }
+    }
+}
+
+/// Whether `text` starts (after white space and comments) with a directive: `@…`, `PREFIX`,
+/// `BASE` or `VERSION`.
+fn starts_with_directive(mut text: &[u8]) -> bool {
+    loop {
+        text = text.trim_ascii_start();
+        match text.first() {
+            Some(b'#') => {
+                text = memchr::memchr(b'\n', text).map_or(&[][..], |end| &text[end + 1..]);
+            }
+            Some(b'@') => return true,
+            _ => break,
+        }
+    }
+    let word = text
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .map_or(text, |end| &text[..end]);
+    [&b"prefix"[..], b"base", b"version"]
+        .iter()
+        .any(|keyword| word.eq_ignore_ascii_case(keyword))
+}
