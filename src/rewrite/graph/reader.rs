@@ -954,8 +954,17 @@ mod fast_turtle {
             "ex:a\tex:b\tex:c\t.",
             "ex:a ex:b ex:c .\r\n ex:d ex:e ex:f .",
         ];
+        // `[` nested within the fast path's depth and past it.
+        let nested = [10, 40].map(|depth| {
+            let open = "[ ex:p ".repeat(depth);
+            format!("ex:a ex:b {open}ex:c{} .", " ]".repeat(depth))
+        });
         let mut statements = 0;
-        for body in bodies {
+        for body in bodies
+            .iter()
+            .copied()
+            .chain(nested.iter().map(String::as_str))
+        {
             for end in ["", "\n", "\n\nex:z ex:y ex:x .\n"] {
                 let text = format!("{header}{body}{end}");
                 statements += agree(body, text.as_bytes(), "http://base.example/dir/doc");

@@ -90,6 +90,7 @@ impl FastTurtle {
             at: 0,
             line: 0,
             completed_by: 0,
+            depth: 0,
             ended,
             ran_out: false,
             reader: self,
@@ -156,6 +157,10 @@ thread_local! {
     pub(crate) static READ_FAST: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
+/// The most `[` open at once the fast path reads (it reads them recursively); deeper ones go
+/// to `oxttl`.
+const MAX_DEPTH: usize = 32;
+
 /// Bytes that may follow a name, a number or a keyword: `oxttl` ends it there too.
 fn ends_token(byte: u8) -> bool {
     matches!(
@@ -172,6 +177,8 @@ struct Cursor<'t, 'r> {
     line: usize,
     /// Where the token that completes the last object read starts.
     completed_by: usize,
+    /// How many `[` are open.
+    depth: usize,
     ended: bool,
     /// Reading needed a byte past the end of the text.
     ran_out: bool,
@@ -337,7 +344,11 @@ impl Cursor<'_, '_> {
 
     /// `'[' predicateObjectList? ']'`: a new blank node, whose triples come first.
     fn property_list(&mut self) -> Option<BlankNode> {
+        if self.depth == MAX_DEPTH {
+            return None;
+        }
         self.expect(b'[')?;
+        self.depth += 1;
         self.skip_ws()?;
         let node = BlankNode::default();
         if self.peek()? != b']' {
@@ -345,6 +356,7 @@ impl Cursor<'_, '_> {
         }
         self.completed_by = self.at;
         self.expect(b']')?;
+        self.depth -= 1;
         Some(node)
     }
 
