@@ -1,6 +1,6 @@
 //! The parse → map → serialize pipeline, for every pair of formats that is not N-Triples /
-//! N-Quads to the same: a [`reader`] parses statements (starting again after syntax errors when
-//! the rewrite goes on after them), a [`worker`] canonicalizes them in batches, a [`sink`]
+//! N-Quads to the same: a [`reader`] parses statements (Turtle's common shape with a parser of
+//! its own, [`turtle`]; starting again after syntax errors when the rewrite goes on after them), a [`worker`] canonicalizes them in batches, a [`sink`]
 //! serializes them; with more than one thread the worker and the sink run on a second thread
 //! while the session reads.
 
