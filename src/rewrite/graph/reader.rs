@@ -561,27 +561,29 @@ fn read_lines_with(
                 continue;
             }
             if !(ended && groups.is_empty()) {
-                match groups.read(ended, &parser) {
-                    FastRead::NeedsMore => continue,
-                    FastRead::Unsure => {
-                        replay.extend(groups.hand_to_oxttl());
-                        continue;
-                    }
-                    FastRead::Statements => {
-                        for (n, text) in groups.lines() {
-                            pending.push(text, n, None);
-                        }
-                        lines_before += groups.line_breaks();
-                        let declarations = || (parser.prefixes(), parser.base_iri());
-                        for (quad, n) in groups.triples() {
-                            on_item(Item::Statement(quad), pending.span(Some(n)), &declarations)?;
-                            pending.keep_from(n);
-                        }
-                        groups.clear();
-                        if !ended {
-                            continue;
-                        }
-                    }
+                let read = groups.read(ended, &parser);
+                if read == FastRead::Unsure {
+                    replay.extend(groups.hand_to_oxttl());
+                    continue;
+                }
+                // The statements read, all of them or those before one that needs more lines.
+                let (lines, breaks) = groups.complete();
+                for (n, text) in groups.lines().take(lines) {
+                    pending.push(text, n, None);
+                }
+                lines_before += breaks;
+                let declarations = || (parser.prefixes(), parser.base_iri());
+                for (quad, n) in groups.triples() {
+                    on_item(Item::Statement(quad), pending.span(Some(n)), &declarations)?;
+                    pending.keep_from(n);
+                }
+                groups.consume(lines);
+                if read == FastRead::NeedsMore {
+                    groups.needs_more();
+                    continue;
+                }
+                if !ended {
+                    continue;
                 }
             }
         }
@@ -823,7 +825,9 @@ mod fast_turtle {
         for path in &paths {
             let text = std::fs::read(path).expect("readable");
             let base = format!("http://example.org/tests/{}", path.display());
-            let mut variants = vec![text.clone()];
+            // As it is, with a comment after each statement's end, and with bad lines put in.
+            let commented = String::from_utf8_lossy(&text).replace(" .\n", " . # end.\n");
+            let mut variants = vec![text.clone(), commented.into_bytes()];
             let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
             for (i, bad) in BAD.iter().enumerate() {
                 let at = lines.len() * (i + 1) / (BAD.len() + 1);
@@ -953,6 +957,9 @@ mod fast_turtle {
             "ex:a",
             "ex:a\tex:b\tex:c\t.",
             "ex:a ex:b ex:c .\r\n ex:d ex:e ex:f .",
+            "ex:a ex:b \"\"\"one.\ntwo.\nthree.\"\"\" .\nex:c ex:d ex:e .",
+            "ex:a ex:b ex:c . ex:d ex:e \"\"\"x.\ny.\"\"\" .\n  ex:f ex:g \"\"\"z.\n\"\"\" .",
+            "ex:a ex:b ex:c . # one.\n ex:d ex:e ex:f ; # two.\n ex:g ex:h . # three",
         ];
         // `[` nested within the fast path's depth and past it.
         let nested = [10, 40].map(|depth| {

@@ -31,7 +31,8 @@ pub(crate) enum FastRead {
     /// Complete statements (and white space and comments), all in the common shape: the
     /// triples are in [`FastTurtle::triples`].
     Statements,
-    /// The text ends inside a statement of the common shape so far.
+    /// The text ends inside a statement of the common shape so far: the statements before it
+    /// that start their lines are read (see [`FastTurtle::complete`]).
     NeedsMore,
     /// Something else: `oxttl` decides.
     Unsure,
@@ -55,6 +56,9 @@ pub(crate) struct FastTurtle {
     pub(crate) triples: Vec<(Quad, usize)>,
     /// Where the token that completes each triple starts.
     completed_by: Vec<usize>,
+    /// How much of the last text read is read, and gave [`FastTurtle::triples`]: all of it,
+    /// or after [`FastRead::NeedsMore`] the lines before the last statement that starts a line.
+    pub(crate) complete: usize,
 }
 
 impl FastTurtle {
@@ -77,6 +81,7 @@ impl FastTurtle {
             base,
             triples: Vec::new(),
             completed_by: Vec::new(),
+            complete: 0,
         }
     }
 
@@ -84,6 +89,7 @@ impl FastTurtle {
     pub(crate) fn read(&mut self, text: &str, ended: bool) -> FastRead {
         self.triples.clear();
         self.completed_by.clear();
+        let mut complete = (0, 0);
         let mut cursor = Cursor {
             text,
             bytes: text.as_bytes(),
@@ -93,23 +99,29 @@ impl FastTurtle {
             depth: 0,
             ended,
             ran_out: false,
+            complete: &mut complete,
             reader: self,
         };
         let read = cursor.statements();
         let ran_out = cursor.ran_out;
-        if read.is_some() {
-            self.in_oxttl_order();
-            #[cfg(test)]
-            READ_FAST.with(|n| n.set(n.get() + self.triples.len()));
-            FastRead::Statements
-        } else {
-            self.triples.clear();
-            if ran_out && !ended {
-                FastRead::NeedsMore
-            } else {
+        let read = match read {
+            Some(()) => {
+                complete = (text.len(), self.triples.len());
+                FastRead::Statements
+            }
+            None if ran_out && !ended => FastRead::NeedsMore,
+            None => {
+                complete = (0, 0);
                 FastRead::Unsure
             }
-        }
+        };
+        self.complete = complete.0;
+        self.triples.truncate(complete.1);
+        self.completed_by.truncate(complete.1);
+        self.in_oxttl_order();
+        #[cfg(test)]
+        READ_FAST.with(|n| n.set(n.get() + self.triples.len()));
+        read
     }
 
     /// `oxttl` gives the triples one token completes last first (the triple of a literal
@@ -179,6 +191,8 @@ struct Cursor<'t, 'r> {
     completed_by: usize,
     /// How many `[` are open.
     depth: usize,
+    /// Where the last statement that starts its line starts, and how many triples come before.
+    complete: &'r mut (usize, usize),
     ended: bool,
     /// Reading needed a byte past the end of the text.
     ran_out: bool,
@@ -234,6 +248,13 @@ impl Cursor<'_, '_> {
             self.skip_ws()?;
             if self.at == self.bytes.len() {
                 return (!self.ran_out).then_some(());
+            }
+            let line_start = memchr::memrchr(b'\n', &self.bytes[..self.at]).map_or(0, |i| i + 1);
+            if self.bytes[line_start..self.at]
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+            {
+                *self.complete = (line_start, self.reader.triples.len());
             }
             self.statement()?;
         }
@@ -620,6 +641,8 @@ pub(crate) struct Groups {
     boundaries: Boundaries,
     /// The scan lost track: `oxttl` reads the rest of the input.
     off: bool,
+    /// The length the group must reach before it is read again (after [`Groups::needs_more`]).
+    retry_at: usize,
     /// `oxttl` read lines since the fast path last did: its prefixes and base may have
     /// changed (it is asked before the next group is read).
     stale: bool,
@@ -638,6 +661,7 @@ impl Groups {
             between: true,
             boundaries: Boundaries::default(),
             off: false,
+            retry_at: 0,
             stale: false,
         })
     }
@@ -657,12 +681,22 @@ impl Groups {
         self.lines.is_empty()
     }
 
-    /// Adds a line; true when the group is worth reading (it ends with a `.`, or is too long).
+    /// Adds a line; true when the group is worth reading: the line ends with a `.` (maybe
+    /// before a comment), or the group is too long.
     pub(crate) fn push(&mut self, line: &[u8], line_no: u64) -> bool {
         self.lines.push((self.text.len(), line_no));
         self.text.extend_from_slice(line);
-        let trimmed = line.trim_ascii_end();
-        trimmed.ends_with(b".") || self.text.len() > MAX_GROUP
+        let ends_with_dot = |text: &[u8]| text.trim_ascii_end().ends_with(b".");
+        let ends = ends_with_dot(line)
+            || memchr::memrchr(b'#', line).is_some_and(|at| ends_with_dot(&line[..at]));
+        ends && self.text.len() >= self.retry_at || self.text.len() > MAX_GROUP
+    }
+
+    /// The group was read and needs more lines: it is read again once twice as long, so that
+    /// a statement whose lines end with `.` without ending it (prose in a long string) is read
+    /// a bounded number of times, not once per line.
+    pub(crate) fn needs_more(&mut self) {
+        self.retry_at = 2 * self.text.len();
     }
 
     /// Reads the group; `ended` at the end of the input.
@@ -687,6 +721,35 @@ impl Groups {
         }
     }
 
+    /// How many lines of the group the last read read whole (all of them, unless it needs
+    /// more), and their line breaks as `oxttl` counts them (for the lines of its errors: `\n`,
+    /// `\r` and `\r\n`).
+    pub(crate) fn complete(&self) -> (usize, u64) {
+        let end = self.fast.complete;
+        let lines = self.lines.partition_point(|&(start, _)| start < end);
+        let text = &self.text[..end];
+        let mut breaks = 0;
+        for at in memchr::memchr2_iter(b'\r', b'\n', text) {
+            let crlf = text[at] == b'\n' && at > 0 && text[at - 1] == b'\r';
+            breaks += u64::from(!crlf);
+        }
+        (lines, breaks)
+    }
+
+    /// Drops the first `lines` lines, read.
+    pub(crate) fn consume(&mut self, lines: usize) {
+        if lines == self.lines.len() {
+            self.clear();
+            return;
+        }
+        let start = self.lines[lines].0;
+        self.text.drain(..start);
+        self.lines.drain(..lines);
+        for (at, _) in &mut self.lines {
+            *at -= start;
+        }
+    }
+
     /// The lines of the group, with their numbers.
     pub(crate) fn lines(&self) -> impl Iterator<Item = (u64, &[u8])> + '_ {
         let ends = self.lines.iter().skip(1).map(|&(start, _)| start);
@@ -694,17 +757,6 @@ impl Groups {
             .iter()
             .zip(ends.chain([self.text.len()]))
             .map(|(&(start, n), end)| (n, &self.text[start..end]))
-    }
-
-    /// The line breaks in the group as `oxttl` counts them (for the lines of its errors): `\n`,
-    /// `\r` and `\r\n`.
-    pub(crate) fn line_breaks(&self) -> u64 {
-        let mut breaks = 0;
-        for at in memchr::memchr2_iter(b'\r', b'\n', &self.text) {
-            let crlf = self.text[at] == b'\n' && at > 0 && self.text[at - 1] == b'\r';
-            breaks += u64::from(!crlf);
-        }
-        breaks
     }
 
     /// The triples read, with the number of the line each is given on.
@@ -716,10 +768,10 @@ impl Groups {
             .map(|(quad, index)| (quad, lines[index].1))
     }
 
-    /// Empties the group once read.
-    pub(crate) fn clear(&mut self) {
+    fn clear(&mut self) {
         self.text.clear();
         self.lines.clear();
+        self.retry_at = 0;
     }
 
     /// Takes the lines out for `oxttl`, which reads from here on until it is between statements
