@@ -63,19 +63,16 @@ pub(crate) struct FastTurtle {
 
 impl FastTurtle {
     /// A reader with `oxttl`'s `prefixes` (sorted by name) and `base`.
-    pub(crate) fn new<'a>(
-        prefixes: impl IntoIterator<Item = (&'a str, &'a str)>,
-        base: Option<&str>,
-    ) -> Self {
+    pub(crate) fn new(prefixes: Vec<(String, String)>, base: Option<String>) -> Self {
         let prefixes = prefixes
             .into_iter()
             .map(|(name, iri)| Prefix {
-                name: name.to_owned(),
-                iri: iri.to_owned(),
-                checked: Iri::parse(iri).map_or(true, |iri| iri.path().is_empty()),
+                checked: Iri::parse(iri.as_str()).map_or(true, |iri| iri.path().is_empty()),
+                name,
+                iri,
             })
             .collect();
-        let base = base.and_then(|base| Iri::parse(base.to_owned()).ok());
+        let base = base.and_then(|base| Iri::parse(base).ok());
         Self {
             prefixes,
             base,
@@ -89,7 +86,6 @@ impl FastTurtle {
     pub(crate) fn read(&mut self, text: &str, ended: bool) -> FastRead {
         self.triples.clear();
         self.completed_by.clear();
-        let mut complete = (0, 0);
         let mut cursor = Cursor {
             text,
             bytes: text.as_bytes(),
@@ -99,21 +95,13 @@ impl FastTurtle {
             depth: 0,
             ended,
             ran_out: false,
-            complete: &mut complete,
+            complete: (0, 0),
             reader: self,
         };
-        let read = cursor.statements();
-        let ran_out = cursor.ran_out;
-        let read = match read {
-            Some(()) => {
-                complete = (text.len(), self.triples.len());
-                FastRead::Statements
-            }
-            None if ran_out && !ended => FastRead::NeedsMore,
-            None => {
-                complete = (0, 0);
-                FastRead::Unsure
-            }
+        let (read, complete) = match cursor.statements() {
+            Some(()) => (FastRead::Statements, (text.len(), self.triples.len())),
+            None if cursor.ran_out && !ended => (FastRead::NeedsMore, cursor.complete),
+            None => (FastRead::Unsure, (0, 0)),
         };
         self.complete = complete.0;
         self.triples.truncate(complete.1);
@@ -192,7 +180,7 @@ struct Cursor<'t, 'r> {
     /// How many `[` are open.
     depth: usize,
     /// Where the last statement that starts its line starts, and how many triples come before.
-    complete: &'r mut (usize, usize),
+    complete: (usize, usize),
     ended: bool,
     /// Reading needed a byte past the end of the text.
     ran_out: bool,
@@ -254,7 +242,7 @@ impl Cursor<'_, '_> {
                 .iter()
                 .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
             {
-                *self.complete = (line_start, self.reader.triples.len());
+                self.complete = (line_start, self.reader.triples.len());
             }
             self.statement()?;
         }
@@ -406,8 +394,9 @@ impl Cursor<'_, '_> {
         Some(NamedNode::new_unchecked(iri))
     }
 
-    /// Where a run of ASCII name characters from `start` ends (`:` included when `colon`), and
-    /// `None` if a byte `oxttl` might take as part of the name (non-ASCII, `\`) ends it.
+    /// Where a run of ASCII name characters from `start` ends (`:` and `%` escapes included
+    /// when `colon`, for a local name). The callers check the byte that ends it, which `oxttl`
+    /// might take as part of the name (non-ASCII, `\`).
     fn name_end(&self, start: usize, colon: bool) -> usize {
         let mut end = start;
         while let Some(&b) = self.bytes.get(end) {
@@ -643,8 +632,8 @@ pub(crate) struct Groups {
     off: bool,
     /// The length the group must reach before it is read again (after [`Groups::needs_more`]).
     retry_at: usize,
-    /// `oxttl` read lines since the fast path last did: its prefixes and base may have
-    /// changed (it is asked before the next group is read).
+    /// `oxttl` read lines (or started again after an error) since the fast path last read: its
+    /// prefixes and base may have changed (it is asked before the next group is read).
     stale: bool,
 }
 
@@ -667,9 +656,7 @@ impl Groups {
     }
 
     fn fast(parser: &LineParser) -> FastTurtle {
-        let prefixes = parser.prefixes();
-        let prefixes = prefixes.iter().map(|(n, i)| (n.as_str(), i.as_str()));
-        FastTurtle::new(prefixes, parser.base_iri().as_deref())
+        FastTurtle::new(parser.prefixes(), parser.base_iri())
     }
 
     /// Whether the next line read goes to the group.
@@ -793,7 +780,6 @@ impl Groups {
         let between = if restarted {
             // A new parser starts between statements, after the line with the error.
             self.boundaries = Boundaries::default();
-            self.stale = true;
             true
         } else {
             match self.boundaries.line(line) {
