@@ -107,10 +107,10 @@ fn a_fifo_is_written_into_and_stays_a_fifo() {
     let input = dir.file("in.nt", INPUT);
     let fifo = dir.path("out.fifo");
     let made = Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|s| s.success()) {
-        println!("SKIPPED: mkfifo is not available");
-        return;
-    }
+    assert!(
+        made.is_ok_and(|s| s.success()),
+        "this test needs mkfifo (GNU coreutils)"
+    );
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read_to_string(fifo))
@@ -311,18 +311,18 @@ fn a_closed_or_full_stdout_is_an_error() {
     let out = bash(r#""$0" rewrite -q "$1" >/dev/null"#, &[p(&input)]);
     assert_ok(&out);
 
-    if Path::new("/dev/full").exists() {
-        let out = bash(r#""$0" rewrite "$1" >/dev/full"#, &[p(&input)]);
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-        let stderr = text(&out.stderr);
-        assert!(
-            stderr.contains("<stdout>: No space left on device"),
-            "{stderr}"
-        );
-        assert!(!stderr.contains("written"), "no summary: {stderr}");
-    } else {
-        println!("SKIPPED: /dev/full is missing, the full-disk half of this test did not run");
-    }
+    assert!(
+        Path::new("/dev/full").exists(),
+        "this test writes to /dev/full, which every Linux system has"
+    );
+    let out = bash(r#""$0" rewrite "$1" >/dev/full"#, &[p(&input)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("<stdout>: No space left on device"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("written"), "no summary: {stderr}");
 }
 
 /// `data` compressed as `extension` says.

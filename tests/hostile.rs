@@ -146,10 +146,10 @@ fn files_truncated_in_the_middle_of_a_statement() {
 
 #[test]
 fn a_full_disk_is_reported() {
-    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
-        println!("SKIPPED: this system has no /dev/full to write to");
-        return;
-    };
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("this test writes to /dev/full, which every Linux system has");
     let mut child = Command::new(env!("CARGO_BIN_EXE_pidcanon"))
         .args(["rewrite", "-q", "-i", "nt"])
         .stdin(Stdio::piped())

@@ -17,20 +17,6 @@ use store_support::{
 
 const LINKS: &str = "urn:pidcanon:links";
 
-macro_rules! oxigraph_or_skip {
-    () => {
-        match store_support::oxigraph() {
-            Some(binary) => binary,
-            None => {
-                eprintln!(
-                    "SKIPPED: no oxigraph server binary (run .ci/store.sh, or set PIDCANON_OXIGRAPH)"
-                );
-                return;
-            }
-        }
-    };
-}
-
 /// The corpus in a file, and its file rewrite with `--dedup`.
 struct Corpus {
     dir: tempfile::TempDir,
@@ -156,8 +142,9 @@ fn assert_normalized(server: &Oxigraph, corpus: &Corpus, binary: &Path, name: &s
 }
 
 #[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn the_store_ends_as_its_file_rewrite_and_a_rerun_changes_nothing() {
-    let binary = oxigraph_or_skip!();
+    let binary = store_support::oxigraph();
     let corpus = corpus();
     let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
     assert!(!not_canonical(&server).is_empty());
@@ -203,8 +190,9 @@ fn the_store_ends_as_its_file_rewrite_and_a_rerun_changes_nothing() {
 }
 
 #[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_dry_run_prints_the_updates_and_changes_nothing() {
-    let binary = oxigraph_or_skip!();
+    let binary = store_support::oxigraph();
     let corpus = corpus();
     let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
     let dump = server.dump();
@@ -236,8 +224,9 @@ fn a_dry_run_prints_the_updates_and_changes_nothing() {
 }
 
 #[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_run_interrupted_by_a_killed_server_is_finished_by_a_rerun() {
-    let binary = oxigraph_or_skip!();
+    let binary = store_support::oxigraph();
     let corpus = corpus();
     let mut server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
     let proxy = Proxy::start(Some(server.port), |_| None);
@@ -276,8 +265,9 @@ fn a_run_interrupted_by_a_killed_server_is_finished_by_a_rerun() {
 }
 
 #[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_500_on_one_batch_is_retried() {
-    let binary = oxigraph_or_skip!();
+    let binary = store_support::oxigraph();
     let corpus = corpus();
     let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
     let proxy = Proxy::start(Some(server.port), |request| {
@@ -295,8 +285,9 @@ fn a_500_on_one_batch_is_retried() {
 }
 
 #[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_500_on_every_update_stops_with_the_endpoint_and_status_and_a_rerun_finishes() {
-    let binary = oxigraph_or_skip!();
+    let binary = store_support::oxigraph();
     let corpus = corpus();
     let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
     let proxy = Proxy::start(Some(server.port), |request| {
@@ -422,8 +413,9 @@ fn an_endpoint_that_is_not_sparql_is_named_as_such() {
 }
 
 #[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn triple_terms_are_counted_named_in_a_warning_and_left_as_they_are() {
-    let binary = oxigraph_or_skip!();
+    let binary = store_support::oxigraph();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let server = Oxigraph::start(&binary, &dir.path().join("store"));
     let triple_term = "<<( <info:fedora/demo%3a1> <urn:p> <urn:o> )>>";

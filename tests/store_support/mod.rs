@@ -40,13 +40,19 @@ pub fn corpus() -> String {
 }
 
 /// The oxigraph server binary: `$PIDCANON_OXIGRAPH` (set by .ci/store.sh), else the one
-/// .ci/store.sh installs into target/venvs/store; `None` (the caller prints SKIPPED) if neither.
-pub fn oxigraph() -> Option<PathBuf> {
+/// .ci/store.sh installs into target/venvs/store. Without either the test fails, saying what to
+/// install: a test that needs a server never passes without one.
+pub fn oxigraph() -> PathBuf {
     if let Some(path) = std::env::var_os("PIDCANON_OXIGRAPH") {
-        return Some(PathBuf::from(path));
+        return PathBuf::from(path);
     }
     let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/venvs/store/bin/oxigraph");
-    venv.exists().then_some(venv)
+    assert!(
+        venv.exists(),
+        "no Oxigraph server: run .ci/store.sh (it installs PyPI's `oxigraph` into \
+         target/venvs/store), or set PIDCANON_OXIGRAPH to an `oxigraph` binary"
+    );
+    venv
 }
 
 /// A port no one listens on now.
