@@ -11,6 +11,7 @@ POIs, Handles, DOIs and PDIs, each written one way, validated against its specif
 
 ``pidcanon.rewrite`` streams RDF files through the same rules as ``pidcanon rewrite``;
 ``pidcanon.rdflib`` and ``pidcanon.oxigraph`` canonicalize rdflib graphs and pyoxigraph stores.
+``pidcanon.__version__`` is the version of the Rust crates the package is built from.
 """
 
 from pidcanon._pidcanon import (
@@ -31,6 +32,7 @@ from pidcanon._pidcanon import (
     parse,
     rewrite,
 )
+from pidcanon._pidcanon import __version__ as __version__
 
 __all__ = [
     "Canonical",

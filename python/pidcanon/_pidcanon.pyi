@@ -37,6 +37,10 @@ __all__ = [
     "rewrite",
 ]
 
+__version__: str
+"""The version of the crates the module is built from (``python/Cargo.toml``, equal to the
+library's), as in the wheel's metadata."""
+
 _Scheme = Literal["fedora", "oai", "poi", "handle", "doi", "pdi"]
 _Path = Union[str, os.PathLike]
 _Source = Union[_Path, bytes, bytearray, memoryview, BinaryIO, TextIO]

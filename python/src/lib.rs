@@ -12,6 +12,10 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _pidcanon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // The binding crate's version (python/Cargo.toml, kept equal to the library's); maturin
+    // writes the same one into the wheel's metadata. Set as an attribute, not added to
+    // `__all__`.
+    m.setattr("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<policy::PyPolicy>()?;
     m.add_class::<identifiers::PyRegistry>()?;
     m.add_class::<identifiers::PyCanonical>()?;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import os
 import shutil
 import subprocess
@@ -111,9 +112,34 @@ def cli() -> Optional[Path]:
 def pidcanon_cli() -> Path:
     binary = cli()
     if binary is None:
-        print("SKIPPED: no pidcanon binary; run `cargo build` in the repository root")
-        pytest.skip("no pidcanon binary; run `cargo build` in the repository root")
+        pytest.fail(
+            "no pidcanon binary: run `cargo build --release --bin pidcanon` in the repository root, "
+            "or set PIDCANON_CLI to the path of one",
+            pytrace=False,
+        )
     return binary
+
+
+def require(module: str, install: str):
+    """Imports `module` for a test file, or fails its collection saying what to install (a test
+    that cannot run fails; it is never skipped)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        error = e
+    pytest.fail(f"{module} is not installed ({error}): {install}", pytrace=False)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """No test passes by not running: a skip (pytest.skip, a skip mark, importorskip) is
+    reported as a failure."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped, and a skip counts as a failure here: {reason}"
 
 
 def run_cli(binary: Path, args: List[str], stdin: bytes) -> subprocess.CompletedProcess:

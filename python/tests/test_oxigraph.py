@@ -2,9 +2,9 @@
 store holds what the command line writes for the same file, blank nodes keep their ids."""
 
 import pytest
+from conftest import BASE, FIXTURES, PIDCANON_FORMATS, real_files, require, run_cli
 
-pyoxigraph = pytest.importorskip("pyoxigraph", reason="pyoxigraph is not installed")
-from conftest import BASE, FIXTURES, PIDCANON_FORMATS, real_files, run_cli  # noqa: E402
+pyoxigraph = require("pyoxigraph", "pip install pyoxigraph (or pip install 'pidcanon[test]')")
 from pyoxigraph import BlankNode, DefaultGraph, Literal, NamedNode, Quad, RdfFormat, Store  # noqa: E402
 
 import pidcanon  # noqa: E402

@@ -6,9 +6,9 @@ import json
 import logging
 
 import pytest
+from conftest import BASE, FIXTURES, RDFLIB_FORMATS, real_files, require, run_cli
 
-rdflib = pytest.importorskip("rdflib", reason="rdflib is not installed")
-from conftest import BASE, FIXTURES, RDFLIB_FORMATS, real_files, run_cli  # noqa: E402
+rdflib = require("rdflib", "pip install rdflib (or pip install 'pidcanon[test]')")
 from rdflib import BNode, ConjunctiveGraph, Dataset, Graph, Literal, URIRef  # noqa: E402
 from rdflib.compare import isomorphic  # noqa: E402
 
