@@ -2,6 +2,7 @@
 //! the inputs gathers equivalence classes), `--rename`, `--literals`.
 
 use super::files::Input;
+use super::temporary::Temporary;
 use clap::Args;
 use pidcanon::collapse::Collector;
 use pidcanon::equivalence::{Equivalences, EquivalencesBuilder, LargeClass, RepresentativeOrder};
@@ -14,7 +15,6 @@ use pidcanon::{Policy, Registry};
 use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
-use tempfile::NamedTempFile;
 
 /// How many statements that joined a large class are printed (all are counted).
 const JOINS_SHOWN: usize = 20;
@@ -67,7 +67,7 @@ pub(crate) struct EquivalenceArgs {
 
 /// What outlives the configuration: the temporary copy of stdin.
 pub(crate) struct Spooled {
-    _file: Option<NamedTempFile>,
+    _file: Option<Temporary>,
 }
 
 /// Applies the options to `rewriter` (running the first pass of `--collapse` over `inputs`); a
@@ -218,14 +218,15 @@ fn collect(
 }
 
 /// Copies stdin to a temporary file that the inputs then name, so that it can be read twice.
-fn spool_stdin(inputs: &mut [Input]) -> Result<Option<NamedTempFile>, String> {
+fn spool_stdin(inputs: &mut [Input]) -> Result<Option<Temporary>, String> {
     let Some(input) = inputs.iter_mut().find(|i| i.path.is_none()) else {
         return Ok(None);
     };
-    let spool = || -> io::Result<NamedTempFile> {
-        let mut temp = NamedTempFile::new()?;
-        io::copy(&mut io::stdin().lock(), temp.as_file_mut())?;
-        temp.as_file_mut().flush()?;
+    let spool = || -> io::Result<Temporary> {
+        let temp = Temporary::for_what("stdin")?;
+        let mut file = temp.as_file();
+        io::copy(&mut io::stdin().lock(), &mut file)?;
+        file.flush()?;
         Ok(temp)
     };
     let temp = spool().map_err(|e| format!("cannot spool stdin to a temporary file: {e}"))?;

@@ -11,6 +11,7 @@ mod graph;
 mod output;
 mod store;
 mod summary;
+mod temporary;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -21,6 +22,10 @@ use std::process::ExitCode;
 pub(crate) const EXIT_USAGE: u8 = 2;
 
 pub(crate) fn main() -> ExitCode {
+    if let Err(e) = temporary::remove_on_signals() {
+        let _ = writeln!(io::stderr(), "pidcanon: cannot start: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
     // The commands run on a thread with a large stack, as the rewriter's workers do (RDF 1.2
     // triple terms nest, and nested terms are dropped and formatted recursively).
     let command = std::thread::Builder::new()

@@ -4,22 +4,25 @@
 //! link stays); anything else — a FIFO, a terminal, `/dev/null`, `/dev/stdout`, `/dev/fd/63` from
 //! `>(…)` — is written straight into.
 //!
+//! The temporary file is removed if the run fails or is interrupted ([`super::temporary`]).
+//!
 //! A new file gets the mode a redirection would give it (0666 less the umask: 0644 under 022); a
 //! replaced file keeps its mode (and, when run as root, its owner).
 //!
 //! ```text
-//! -o out.nt          temp file in out.nt's directory, renamed over out.nt
-//! -o link.nt         link.nt -> data/real.nt: temp file in data/, renamed over data/real.nt
+//! -o out.nt          .out.nt.pidcanon-XXXXXX.tmp beside out.nt, renamed over it
+//! -o link.nt         link.nt -> data/real.nt: .real.nt.pidcanon-XXXXXX.tmp in data/, renamed
+//!                    over data/real.nt
 //! --map /dev/stdout  written straight into whatever stdout is
 //! ```
 
 use super::compress::{Compression, Encoder};
 use super::files::{Named, with_name};
+use super::temporary::Temporary;
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use tempfile::NamedTempFile;
 
 /// The mode a new file is created with, before the umask (as `open(2)` from a shell does).
 const NEW_FILE_MODE: u32 = 0o666;
@@ -46,7 +49,7 @@ enum Target {
     Straight(File),
     /// A regular file or a new one: a temporary file renamed over `path` on commit.
     Replace {
-        temp: NamedTempFile,
+        temp: Temporary,
         path: PathBuf,
     },
 }
@@ -99,7 +102,7 @@ impl Destination {
             Target::Stdout | Target::Straight(_) => Ok(()),
             Target::Replace { temp, path } => {
                 temp.as_file().sync_all().map_err(named)?;
-                temp.persist(&path).map(drop).map_err(|e| named(e.error))
+                temp.persist(&path).map_err(named)
             }
         }
     }
@@ -117,22 +120,24 @@ fn open_target(path: &Path) -> io::Result<Target> {
                 Some(dir) if !dir.as_os_str().is_empty() => dir,
                 _ => Path::new("."),
             };
-            let temp = temp_file_like(dir, existing.ok().as_ref())?;
+            let temp = temp_file_like(dir, &path, existing.ok().as_ref())?;
             Ok(Target::Replace { temp, path })
         }
     }
 }
 
-/// A temporary file in `dir` that will replace a file with `existing`'s mode and owner (as far as
-/// we may give it), or a new file: read and write for all, less the umask — as a shell
+/// A temporary file in `dir` that will replace `target`, with `existing`'s mode and owner (as
+/// far as we may give it), or a new file: read and write for all, less the umask — as a shell
 /// redirection would leave them.
-fn temp_file_like(dir: &Path, existing: Option<&fs::Metadata>) -> io::Result<NamedTempFile> {
+fn temp_file_like(
+    dir: &Path,
+    target: &Path,
+    existing: Option<&fs::Metadata>,
+) -> io::Result<Temporary> {
     let Some(existing) = existing else {
-        return tempfile::Builder::new()
-            .permissions(fs::Permissions::from_mode(NEW_FILE_MODE))
-            .tempfile_in(dir);
+        return Temporary::beside(dir, target, fs::Permissions::from_mode(NEW_FILE_MODE));
     };
-    let temp = NamedTempFile::new_in(dir)?;
+    let temp = Temporary::beside(dir, target, existing.permissions())?;
     // Only root may give a file away; anyone else keeps it (as when they copy it).
     let _ = std::os::unix::fs::fchown(temp.as_file(), Some(existing.uid()), Some(existing.gid()));
     temp.as_file().set_permissions(existing.permissions())?;
