@@ -132,3 +132,156 @@ fn an_output_in_a_missing_directory_is_named_not_its_temporary_file() {
         )
     );
 }
+
+/// Runs `script` in bash with `$0` the binary and `$1`… `args`; gives the exit status (of the
+/// script), stdout and stderr.
+fn bash(script: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_pidcanon"))
+        .args(args)
+        .output()
+        .expect("bash runs");
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn canon_reads_crlf_lists() {
+    let out = run_pidcanon(&["canon"], b"info:fedora/demo%3a1\r\ndoi:10.1000/182\r\n");
+    assert_eq!(
+        text(&out.stdout),
+        "info:fedora/demo:1\nhttps://doi.org/10.1000/182\n",
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+    // A carriage return anywhere else is part of the input, and the last line needs no newline.
+    let out = run_pidcanon(&["canon", "--tsv"], b"demo:1\r\rx\r\ninfo:fedora/demo:2\r");
+    let stdout = text(&out.stdout);
+    let rows: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows[0][..2], ["demo:1\\r\\rx", "INVALID"], "{stdout}");
+    assert_eq!(
+        rows[1][..2],
+        ["info:fedora/demo:2\\r", "INVALID"],
+        "{stdout}"
+    );
+}
+
+#[test]
+fn canon_exits_1_on_an_invalid_input_with_or_without_tsv() {
+    for args in [&["canon"][..], &["canon", "--tsv"]] {
+        let out = run_pidcanon(args, b"info:fedora/demo:1\nnot an id\n");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let out = run_pidcanon(args, b"info:fedora/demo:1\n");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+    }
+}
+
+#[test]
+fn canon_tsv_escapes_control_characters() {
+    let out = run_pidcanon(&["canon", "--tsv"], b"bad\0x\x1b[2J\x7f\n");
+    let stdout = text(&out.stdout);
+    let row: Vec<&str> = stdout.trim_end_matches('\n').split('\t').collect();
+    assert_eq!(row[0], "bad\\x00x\\x1B[2J\\x7F", "{stdout:?}");
+    assert!(
+        !stdout.bytes().any(|b| b < 0x20 && b != b'\t' && b != b'\n'),
+        "{stdout:?}"
+    );
+    // Without --tsv the input is quoted with its control characters escaped.
+    let out = run_pidcanon(&["canon"], b"bad\0x\n");
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr,
+        "pidcanon: invalid \"bad\\0x\": iri: not a valid IRI (expected an absolute IRI but got a relative IRI) (byte 3)\n"
+    );
+}
+
+/// Every command that writes to stdout, and what it is given.
+const WRITERS: [(&str, &str); 4] = [
+    ("canon", r#""$0" canon < "$1""#),
+    ("canon --tsv", r#""$0" canon --tsv < "$1""#),
+    ("check", r#""$0" check "$2""#),
+    ("rewrite", r#""$0" rewrite "$2""#),
+];
+
+/// A list of identifiers and an N-Triples file, each giving far more output than a pipe holds.
+fn big_inputs(dir: &Dir) -> (std::path::PathBuf, std::path::PathBuf) {
+    let mut ids = String::new();
+    let mut nt = String::new();
+    for i in 0..20_000 {
+        ids.push_str(&format!("info:fedora/demo%3a{i}\n"));
+        nt.push_str(&format!(
+            "<info:fedora/demo%3a{i}> <http://x/p> <info:fedora/demo%3a{i}> .\n"
+        ));
+    }
+    (dir.file("ids.txt", &ids), dir.file("data.nt", &nt))
+}
+
+#[test]
+fn a_closed_stdout_is_an_error_for_every_command() {
+    let dir = Dir::new("messages-closed");
+    let (ids, nt) = big_inputs(&dir);
+    for (command, script) in WRITERS {
+        let (status, _, stderr) = bash(&format!("{script} >&-"), &[p(&ids), p(&nt)]);
+        assert_eq!(status, Some(2), "{command}: {stderr}");
+        assert_eq!(
+            stderr, "pidcanon: <stdout>: Bad file descriptor (os error 9)\n",
+            "{command}"
+        );
+    }
+    // `store --dry-run` prints its updates: refused before any request is sent.
+    let (status, _, stderr) = bash(
+        r#""$0" store --endpoint http://127.0.0.1:9/sparql --dry-run --retries 0 >&-"#,
+        &[],
+    );
+    assert_eq!(
+        (status, stderr.as_str()),
+        (
+            Some(2),
+            "pidcanon: <stdout>: Bad file descriptor (os error 9)\n"
+        )
+    );
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_run_quietly_with_its_usual_status() {
+    let dir = Dir::new("messages-pipe");
+    let (ids, nt) = big_inputs(&dir);
+    // check found something (1); canon and rewrite had nothing wrong (0).
+    for ((command, script), expected) in WRITERS.iter().zip([0, 0, 1, 0]) {
+        let (status, stdout, stderr) = bash(
+            &format!(r#"{script} | head -c 10 >/dev/null; echo "${{PIPESTATUS[0]}}""#),
+            &[p(&ids), p(&nt)],
+        );
+        assert_eq!(stderr, "", "{command}: nothing said");
+        assert_eq!(stdout, format!("{expected}\n"), "{command}");
+        assert_eq!(status, Some(0));
+    }
+    let bad = dir.file("bad.txt", &"not an id\n".repeat(20_000));
+    let (_, stdout, stderr) = bash(
+        r#""$0" canon --tsv < "$1" | head -c 10 >/dev/null; echo "${PIPESTATUS[0]}""#,
+        &[p(&bad)],
+    );
+    assert_eq!((stdout.as_str(), stderr.as_str()), ("1\n", ""));
+}
+
+#[test]
+fn check_stops_reading_when_its_reader_goes_away() {
+    let dir = Dir::new("messages-pipe-stop");
+    let (_, nt) = big_inputs(&dir);
+    // Stdin stays open for 60 s after the data: the check ends sooner only by stopping at the
+    // closed pipe.
+    let started = Instant::now();
+    let (status, stdout, stderr) = bash(
+        r#"exec 3< <(cat "$1"; exec sleep 60 2>/dev/null); slow=$!
+        "$0" check - <&3 | head -c 10 >/dev/null; status=${PIPESTATUS[0]}
+        kill "$slow"; echo "$status""#,
+        &[p(&nt)],
+    );
+    assert_eq!(
+        (status, stdout.as_str(), stderr.as_str()),
+        (Some(0), "1\n", "")
+    );
+    assert!(started.elapsed() < Duration::from_secs(30));
+}

@@ -15,7 +15,8 @@ pub(crate) struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Print the canonical IRI of each identifier (arguments, or stdin one per line).
+    /// Print the canonical IRI of each identifier (arguments, or stdin one per line, LF or CRLF);
+    /// exit 1 if one is invalid.
     Canon(CanonArgs),
     /// Rewrite RDF so that every spelling of an identifier becomes its canonical IRI.
     Rewrite(RewriteArgs),
@@ -155,8 +156,9 @@ pub(crate) struct CanonArgs {
     #[arg(long, value_enum)]
     pub(crate) scheme: Option<SchemeName>,
     /// Print exactly one line `input<TAB>result<TAB>kind<TAB>message` per input, result
-    /// `INVALID` on error; in input and message a backslash, tab, line feed and carriage return
-    /// are written `\\`, `\t`, `\n`, `\r`, and a byte that is not UTF-8 `\xHH`.
+    /// `INVALID` on error (and exit 1 at the end); in input and message a backslash, tab, line
+    /// feed and carriage return are written `\\`, `\t`, `\n`, `\r`, any other control character
+    /// and a byte that is not UTF-8 `\xHH`.
     #[arg(long)]
     pub(crate) tsv: bool,
     #[command(flatten)]

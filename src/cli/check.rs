@@ -13,6 +13,7 @@
 
 use super::EXIT_USAGE;
 use super::args::CheckArgs;
+use super::files::STDOUT;
 use super::graph::{EXIT_INVALID, Mode, build, feed, usage_error};
 use super::output::writable_stdout;
 use pidcanon::rewrite::{Location, Observer, RdfFormat, Recovery, SyntaxError};
@@ -43,23 +44,55 @@ pub(crate) fn run(args: &CheckArgs) -> io::Result<ExitCode> {
     }
     let lister = Rc::new(RefCell::new(Lister::new(style)));
     let file = RefCell::new(String::new());
-    let session = rewriter.session(io::sink()).with_observer(Listening {
-        lister: Rc::clone(&lister),
-        file: &file,
-    });
+    let session = rewriter
+        .session(Halt(Rc::clone(&lister)))
+        .with_observer(Listening {
+            lister: Rc::clone(&lister),
+            file: &file,
+        });
     let stopped = feed(session, &inputs, &file, true, hints).err();
     let mut lister = lister.borrow_mut();
+    let found = if lister.total() > 0 {
+        ExitCode::from(EXIT_INVALID)
+    } else {
+        ExitCode::SUCCESS
+    };
+    match &lister.write_error {
+        // The reader has gone (`| head`): what was found so far gives the status.
+        Some(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(found),
+        Some(e) => {
+            let _ = writeln!(io::stderr(), "pidcanon: {STDOUT}: {e}");
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+        None => {}
+    }
+    let stopped = stopped.map(|failure| failure.report());
     lister.files = inputs.len();
-    let summarized = lister.summarize();
-    if let Some(e) = lister.write_error.as_ref().or(summarized.as_ref().err()) {
-        let _ = writeln!(io::stderr(), "pidcanon: <stdout>: {e}");
+    if let Err(e) = lister.summarize() {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Ok(found);
+        }
+        let _ = writeln!(io::stderr(), "pidcanon: {STDOUT}: {e}");
         return Ok(ExitCode::from(EXIT_USAGE));
     }
-    Ok(match stopped {
-        Some(code) => code,
-        None if lister.total() > 0 => ExitCode::from(EXIT_INVALID),
-        None => ExitCode::SUCCESS,
-    })
+    Ok(stopped.unwrap_or(found))
+}
+
+/// The session's output: nothing is kept, but once the listing could not be written, the
+/// session is stopped (at its next write) instead of reading on.
+struct Halt(Rc<RefCell<Lister>>);
+
+impl Write for Halt {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &self.0.borrow().write_error {
+            Some(e) => Err(io::Error::new(e.kind(), "the listing could not be written")),
+            None => Ok(buf.len()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// How findings are written.

@@ -1,4 +1,4 @@
-//! The options of `rewrite` that go beyond spellings (issue 14): `--collapse` (a first pass over
+//! The options of `rewrite` that go beyond spellings: `--collapse` (a first pass over
 //! the inputs gathers equivalence classes), `--rename`, `--literals`.
 
 use super::files::Input;
@@ -326,7 +326,8 @@ fn print_class(
     Ok(())
 }
 
-/// Prints the identifier literals found, per predicate.
+/// Prints the identifier literals found, per predicate, and what became of the equivalence
+/// statements.
 pub(crate) fn print_literal_counts(report: &Report, quiet: bool) {
     if quiet {
         return;
@@ -337,6 +338,14 @@ pub(crate) fn print_literal_counts(report: &Report, quiet: bool) {
             stderr,
             "pidcanon: literals of <{predicate}>: {} identifiers, {} rewritten, {} invalid, {} linked",
             n.recognized, n.rewritten, n.invalid, n.linked
+        );
+    }
+    if report.equivalence_statements_linked > 0 || report.equivalence_links_written > 0 {
+        let _ = writeln!(
+            stderr,
+            "pidcanon: --collapse: {} equivalence statements within classes written as {} links \
+             from their representatives (counted as written)",
+            report.equivalence_statements_linked, report.equivalence_links_written
         );
     }
     if report.reflexive_dropped > 0 {

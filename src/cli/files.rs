@@ -97,7 +97,14 @@ fn progress_bar(total: u64) -> ProgressBar {
 
 /// `error` with `name` in front, of the same kind (a broken pipe stays one).
 pub(crate) fn with_name(name: &str, error: io::Error) -> io::Error {
-    io::Error::new(error.kind(), NamedError(format!("{name}: {error}")))
+    let message = format!("{name}: {error}");
+    io::Error::new(
+        error.kind(),
+        NamedError {
+            name: name.to_owned(),
+            message,
+        },
+    )
 }
 
 /// Whether `error` already names its file (it came through [`with_name`]).
@@ -107,13 +114,28 @@ pub(crate) fn names_its_file(error: &io::Error) -> bool {
         .is_some_and(|inner| inner.is::<NamedError>())
 }
 
+/// Whether `error` is stdout's reader gone away (`| head`): a quiet end of the run.
+pub(crate) fn stdout_reader_gone(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::BrokenPipe
+        && error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<NamedError>())
+            .is_some_and(|named| named.name == STDOUT)
+}
+
+/// How stdout is named in messages.
+pub(crate) const STDOUT: &str = "<stdout>";
+
 /// An I/O error's message with the file's name in front.
 #[derive(Debug)]
-struct NamedError(String);
+struct NamedError {
+    name: String,
+    message: String,
+}
 
 impl std::fmt::Display for NamedError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::EXIT_USAGE;
 use super::args::{GraphInput, RewriteArgs};
-use super::files::{Input, format_of, names_its_file};
+use super::files::{Input, format_of, names_its_file, stdout_reader_gone};
 use super::foxml::{self, FoxmlRun};
 use super::output::{Destination, Writer, refuse_shared_files};
 use pidcanon::foxml::FoxmlOptions;
@@ -37,7 +37,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     if let Some(warning) = contradiction(args) {
         writeln!(io::stderr(), "pidcanon: warning: {warning}")?;
     }
-    // Issue 14: --collapse (its first pass runs here), --rename, --literals.
+    // --collapse (its first pass runs here), --rename, --literals.
     let policy = args.input.policy.policy().map_err(io::Error::other)?;
     let configured = super::equiv::configure(
         &args.equivalence,
@@ -92,7 +92,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         .with_observer(Shared(Rc::clone(&diagnostics)));
     let report = match feed(session, &inputs, &diagnostics.file, args.quiet, hints) {
         Ok(report) => report,
-        Err(code) => return Ok(code),
+        Err(failure) => return Ok(failure.report()),
     };
     outputs.commit(writers)?;
     super::equiv::print_literal_counts(&report, args.quiet);
@@ -285,23 +285,28 @@ fn common_format(inputs: &[Input]) -> Result<RdfFormat, String> {
     common.ok_or_else(|| "no input".into())
 }
 
-/// Rewrites every input into the session, telling `current` which one it is; on failure prints
-/// why and gives the exit status.
+/// Rewrites every input into the session, telling `current` which one it is; on failure, says
+/// which input and why.
 pub(super) fn feed<W: Write>(
     mut session: Session<'_, W>,
     inputs: &[Input],
     current: &RefCell<String>,
     quiet: bool,
     hints: Hints,
-) -> Result<Report, ExitCode> {
+) -> Result<Report, Box<Failure>> {
+    let failure = |file: &str, error| {
+        Box::new(Failure {
+            file: file.to_owned(),
+            error,
+            hints,
+        })
+    };
     if let Some(run) = hints.foxml {
         let run = FoxmlRun { quiet, ..run };
         let on_object = |name: &str| drop(current.replace(name.to_owned()));
         foxml::feed(&mut session, inputs, &run, &on_object)
-            .map_err(|e| failure(&current.borrow(), &e, hints))?;
-        return session
-            .finish()
-            .map_err(|e| failure(&current.borrow(), &e, hints));
+            .map_err(|e| failure(&current.borrow(), e))?;
+        return session.finish().map_err(|e| failure(&current.borrow(), e));
     }
     for input in inputs {
         current.replace(input.name.clone());
@@ -319,38 +324,55 @@ pub(super) fn feed<W: Write>(
                 }
                 result
             });
-        result.map_err(|e| failure(&input.name, &e, hints))?;
+        result.map_err(|e| failure(&input.name, e))?;
     }
     let last = inputs.last().map_or("<stdin>", |input| input.name.as_str());
-    session.finish().map_err(|e| failure(last, &e, hints))
+    session.finish().map_err(|e| failure(last, e))
 }
 
-/// Prints a fatal error, naming the file, with a hint where one helps, and gives its exit status;
-/// a pipe closed by its reader is a quiet stop.
-fn failure(file: &str, error: &RewriteError, hints: Hints) -> ExitCode {
-    let code = match error {
-        RewriteError::Io(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
-        RewriteError::InvalidIdentifier { .. } => EXIT_INVALID,
-        _ => EXIT_USAGE,
-    };
-    let message = match error {
-        RewriteError::Io(e) if names_its_file(e) => e.to_string(),
-        RewriteError::Io(e) => format!("{file}: {e}"),
-        RewriteError::Usage(e) => format!("{file}: {e}"),
-        e => format!("{file}:{e}"),
-    };
-    let hint = match error {
-        RewriteError::Syntax(e) if hints.no_base && e.message().contains("No scheme") => {
-            Some("a relative IRI and no base to resolve it against: give one with --base IRI")
-        }
-        _ => None,
-    };
-    let mut stderr = io::stderr().lock();
-    let _ = writeln!(stderr, "pidcanon: {message}");
-    if let Some(hint) = hint {
-        let _ = writeln!(stderr, "pidcanon: hint: {hint}");
+/// Why [`feed`] stopped: in which input, and what explains it.
+pub(super) struct Failure {
+    file: String,
+    pub(super) error: RewriteError,
+    hints: Hints,
+}
+
+impl Failure {
+    /// Whether stdout's reader has gone (`| head`): the run ends quietly.
+    pub(super) fn stdout_reader_gone(&self) -> bool {
+        matches!(&self.error, RewriteError::Io(e) if stdout_reader_gone(e))
     }
-    ExitCode::from(code)
+
+    /// Prints the error, naming the file, with a hint where one helps, and gives its exit
+    /// status; stdout's reader gone is a quiet stop.
+    pub(super) fn report(&self) -> ExitCode {
+        if self.stdout_reader_gone() {
+            return ExitCode::SUCCESS;
+        }
+        let (file, error) = (&self.file, &self.error);
+        let code = match error {
+            RewriteError::InvalidIdentifier { .. } => EXIT_INVALID,
+            _ => EXIT_USAGE,
+        };
+        let message = match error {
+            RewriteError::Io(e) if names_its_file(e) => e.to_string(),
+            RewriteError::Io(e) => format!("{file}: {e}"),
+            RewriteError::Usage(e) => format!("{file}: {e}"),
+            e => format!("{file}:{e}"),
+        };
+        let hint = match error {
+            RewriteError::Syntax(e) if self.hints.no_base && e.message().contains("No scheme") => {
+                Some("a relative IRI and no base to resolve it against: give one with --base IRI")
+            }
+            _ => None,
+        };
+        let mut stderr = io::stderr().lock();
+        let _ = writeln!(stderr, "pidcanon: {message}");
+        if let Some(hint) = hint {
+            let _ = writeln!(stderr, "pidcanon: hint: {hint}");
+        }
+        ExitCode::from(code)
+    }
 }
 
 pub(super) fn usage_error(e: &dyn std::fmt::Display) -> io::Result<ExitCode> {

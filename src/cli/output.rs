@@ -17,7 +17,7 @@
 //! ```
 
 use super::compress::{Compression, Encoder};
-use super::files::{Named, with_name};
+use super::files::{Named, STDOUT, with_name};
 use super::temporary::Temporary;
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -63,7 +63,7 @@ impl Destination {
         let Some(path) = path.filter(|p| *p != Path::new("-")) else {
             writable_stdout()?;
             return Ok(Self {
-                name: "<stdout>".into(),
+                name: STDOUT.into(),
                 target: Target::Stdout,
                 compression: None,
             });
@@ -177,7 +177,7 @@ fn is_system_path(path: &Path) -> bool {
 /// Fails (`Bad file descriptor`) if the command was started with stdout closed.
 pub(crate) fn writable_stdout() -> io::Result<()> {
     if stdout_was_closed() {
-        return Err(with_name("<stdout>", io::Error::from_raw_os_error(EBADF)));
+        return Err(with_name(STDOUT, io::Error::from_raw_os_error(EBADF)));
     }
     Ok(())
 }

@@ -100,6 +100,9 @@ pub(crate) fn run(args: &StoreArgs) -> io::Result<ExitCode> {
             return Ok(ExitCode::from(EXIT_USAGE));
         }
     };
+    if args.dry_run {
+        super::output::writable_stdout()?;
+    }
     let map = match &args.map {
         Some(path) => Some(LineWriter::new(
             OpenOptions::new()
