@@ -285,3 +285,87 @@ fn check_stops_reading_when_its_reader_goes_away() {
     );
     assert!(started.elapsed() < Duration::from_secs(30));
 }
+
+#[test]
+fn n_triples_and_n_quads_inputs_are_read_together_as_n_quads() {
+    let dir = Dir::new("messages-nt-nq");
+    let nt = dir.file(
+        "a.nt",
+        "<info:fedora/demo%3a1> <http://x/p> <http://x/o> .\n",
+    );
+    let nq = dir.file(
+        "b.nq",
+        "<info:fedora/demo%3a2> <http://x/p> <http://x/o> .\n",
+    );
+    let out = run_pidcanon(&["rewrite", "-q", p(&nt), p(&nq), "--to", "nt"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "<info:fedora/demo:1> <http://x/p> <http://x/o> .\n\
+         <info:fedora/demo:2> <http://x/p> <http://x/o> .\n"
+    );
+    // And an N-Triples file with stdin, which is read as N-Quads.
+    let out = run_pidcanon(
+        &["check", "-q", p(&nt), "-"],
+        b"<info:fedora/demo:3> <http://x/p> <http://x/o> .\n",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+}
+
+#[test]
+fn inputs_in_different_formats_are_named_with_the_command() {
+    let dir = Dir::new("messages-formats");
+    let ttl = dir.file("a.ttl", "<http://x/s> <http://x/p> <http://x/o> .\n");
+    let nt = dir.file("b.nt", "<http://x/s> <http://x/p> <http://x/o> .\n");
+    let store = dir.path("store");
+    fs::create_dir(&store).expect("mkdir");
+    for command in ["rewrite", "check"] {
+        let out = run_pidcanon(&[command, p(&ttl), p(&nt)], b"");
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "pidcanon: {} is Turtle and {} is N-Triples: {command} them separately, or give \
+                 one format for all with -i\n",
+                ttl.display(),
+                nt.display()
+            )
+        );
+        let out = run_pidcanon(&[command, p(&store), p(&nt)], b"");
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "pidcanon: {} is FOXML (a Fedora object store) and {} is RDF: {command} them \
+                 separately\n",
+                store.display(),
+                nt.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn stdin_that_is_not_n_quads_gets_a_hint_to_use_i() {
+    let turtle = b"@prefix ex: <http://x/> .\nex:a ex:b ex:c .\n";
+    let rdfxml = b"<?xml version=\"1.0\"?>\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>\n";
+    let hint = "pidcanon: hint: <stdin> is read as N-Quads (or N-Triples) when -i is not given; \
+                for Turtle, TriG or RDF/XML give -i ttl, -i trig or -i rdfxml\n";
+    for (command, input) in [
+        (&["rewrite"][..], &turtle[..]),
+        (&["check"], rdfxml),
+        (&["rewrite", "--lenient"], turtle),
+        (&["check", "--lenient"], turtle),
+    ] {
+        let out = run_pidcanon(command, input);
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.matches(hint).count(), 1, "{command:?}: {stderr}");
+        // After the first error (which `check --lenient` lists on stdout).
+        let listed = format!("{}{stderr}", text(&out.stdout));
+        assert!(listed.contains("<stdin>:1:1: "), "{listed}");
+        assert!(listed.find("<stdin>:1:1: ") < listed.find(hint), "{listed}");
+    }
+    // Not when -i was given, nor for a file.
+    let out = run_pidcanon(&["rewrite", "-i", "nt"], turtle);
+    assert!(!text(&out.stderr).contains("hint"), "{}", text(&out.stderr));
+}

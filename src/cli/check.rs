@@ -14,7 +14,7 @@
 use super::EXIT_USAGE;
 use super::args::CheckArgs;
 use super::files::STDOUT;
-use super::graph::{EXIT_INVALID, Mode, build, feed, usage_error};
+use super::graph::{EXIT_INVALID, Mode, StdinHint, build, feed, usage_error};
 use super::output::writable_stdout;
 use pidcanon::rewrite::{Location, Observer, RdfFormat, Recovery, SyntaxError};
 use pidcanon::{IdError, Kind};
@@ -30,7 +30,8 @@ pub(crate) fn run(args: &CheckArgs) -> io::Result<ExitCode> {
         fail_on_invalid: false,
         skip_syntax_errors: args.lenient,
     };
-    let (rewriter, inputs, hints) = match build(&args.input, mode, Some(RdfFormat::NQuads)) {
+    let (rewriter, inputs, hints) = match build("check", &args.input, mode, Some(RdfFormat::NQuads))
+    {
         Ok(built) => built,
         Err(e) => return usage_error(&e),
     };
@@ -49,6 +50,7 @@ pub(crate) fn run(args: &CheckArgs) -> io::Result<ExitCode> {
         .with_observer(Listening {
             lister: Rc::clone(&lister),
             file: &file,
+            stdin_hint: (style != Style::Quiet).then(|| StdinHint::new(hints)),
         });
     let stopped = feed(session, &inputs, &file, true, hints).err();
     let mut lister = lister.borrow_mut();
@@ -301,6 +303,8 @@ impl Lister {
 struct Listening<'a> {
     lister: Rc<RefCell<Lister>>,
     file: &'a RefCell<String>,
+    /// None when nothing is said (`-q`).
+    stdin_hint: Option<StdinHint>,
 }
 
 impl Listening<'_> {
@@ -338,5 +342,8 @@ impl Observer for Listening<'_> {
             None,
             error.message(),
         );
+        if let Some(hint) = &self.stdin_hint {
+            hint.after_syntax_error(&self.file.borrow());
+        }
     }
 }

@@ -28,7 +28,7 @@ impl Input {
     pub(crate) fn new(arg: &str) -> Self {
         if arg == "-" {
             Self {
-                name: "<stdin>".into(),
+                name: super::graph::STDIN.into(),
                 path: None,
             }
         } else {

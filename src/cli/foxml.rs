@@ -26,19 +26,28 @@ pub(crate) struct FoxmlRun {
 }
 
 /// Whether the inputs are FOXML: directories (object stores) and files whose root element is
-/// `foxml:digitalObject`. Stdin is FOXML only with `-i foxml`.
-pub(crate) fn inputs_are_foxml(inputs: &[Input]) -> Result<bool, String> {
-    let mut foxml = 0;
-    for input in inputs {
-        let Some(path) = &input.path else { continue };
-        if path.is_dir() || starts_like_foxml(path) {
-            foxml += 1;
+/// `foxml:digitalObject`. Stdin is FOXML only with `-i foxml`. FOXML and RDF inputs together are
+/// refused, naming one of each and `command`.
+pub(crate) fn inputs_are_foxml(inputs: &[Input], command: &str) -> Result<bool, String> {
+    let (foxml, rdf): (Vec<&Input>, Vec<&Input>) = inputs.iter().partition(|input| {
+        input
+            .path
+            .as_deref()
+            .is_some_and(|path| path.is_dir() || starts_like_foxml(path))
+    });
+    match (foxml.first(), rdf.first()) {
+        (None, _) => Ok(false),
+        (Some(_), None) => Ok(true),
+        (Some(foxml), Some(rdf)) => {
+            let what = match &foxml.path {
+                Some(path) if path.is_dir() => "FOXML (a Fedora object store)",
+                _ => "FOXML",
+            };
+            Err(format!(
+                "{} is {what} and {} is RDF: {command} them separately",
+                foxml.name, rdf.name
+            ))
         }
-    }
-    match foxml {
-        0 => Ok(false),
-        n if n == inputs.len() => Ok(true),
-        _ => Err("the inputs mix FOXML (object stores) and RDF; rewrite them separately".into()),
     }
 }
 

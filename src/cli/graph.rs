@@ -12,7 +12,7 @@ use pidcanon::rewrite::{
     Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, Session, SyntaxError,
 };
 use pidcanon::{IdError, Registry};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -30,7 +30,8 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         fail_on_invalid: args.strict,
         skip_syntax_errors: args.lenient,
     };
-    let (rewriter, mut inputs, mut hints) = match build(&args.input, mode, output_format) {
+    let (rewriter, mut inputs, mut hints) = match build("rewrite", &args.input, mode, output_format)
+    {
         Ok(built) => built,
         Err(e) => return usage_error(&e),
     };
@@ -85,6 +86,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     let diagnostics = Rc::new(Diagnostics {
         file: RefCell::new(String::new()),
         quiet: args.quiet,
+        stdin_hint: StdinHint::new(hints),
     });
     let started = Instant::now();
     let session = writers
@@ -191,6 +193,7 @@ impl Writers {
 
 /// The rewriter and the inputs the arguments describe.
 pub(super) fn build(
+    command: &str,
     args: &GraphInput,
     mode: Mode,
     output_format: Option<RdfFormat>,
@@ -205,12 +208,12 @@ pub(super) fn build(
     let inputs: Vec<Input> = files.into_iter().map(Input::new).collect();
     let foxml = match args.input_format.as_deref() {
         Some(name) => name.eq_ignore_ascii_case("foxml"),
-        None => foxml::inputs_are_foxml(&inputs)?,
+        None => foxml::inputs_are_foxml(&inputs, command)?,
     };
     let input_format = match &args.input_format {
         _ if foxml => RdfFormat::NQuads,
         Some(name) => parse_format(name)?,
-        None => common_format(&inputs)?,
+        None => common_format(&inputs, command)?,
     };
     let output_format = output_format.unwrap_or(input_format);
     let mut rewriter = Rewriter::new(registry)
@@ -220,6 +223,7 @@ pub(super) fn build(
     let hints = Hints {
         no_base: args.base.is_none() && inputs.iter().any(|input| input.base_iri().is_none()),
         own_base: args.base.is_none(),
+        stdin_guessed: args.input_format.is_none() && inputs.iter().any(|i| i.path.is_none()),
         foxml: foxml.then(|| FoxmlRun {
             options: FoxmlOptions {
                 properties: args.foxml_properties,
@@ -252,19 +256,23 @@ pub(super) struct Mode {
     pub(super) skip_syntax_errors: bool,
 }
 
-/// What the command knows that explains a failure: whether relative IRIs had a base; and
-/// whether the inputs are FOXML, and how to read them.
+/// What the command knows that explains a failure: whether relative IRIs had a base, whether
+/// stdin's format was guessed; and whether the inputs are FOXML, and how to read them.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Hints {
     no_base: bool,
+    /// Stdin is read as N-Quads because no `-i` said otherwise.
+    pub(super) stdin_guessed: bool,
     /// Each file is its own base.
     own_base: bool,
     foxml: Option<FoxmlRun>,
 }
 
-/// The one format of all inputs, from their extensions (stdin: N-Quads, which includes N-Triples).
-fn common_format(inputs: &[Input]) -> Result<RdfFormat, String> {
-    let mut common = None;
+/// The one format of all inputs, from their extensions (stdin: N-Quads, which includes
+/// N-Triples); N-Triples and N-Quads inputs together are read as N-Quads. Inputs in other
+/// formats are refused, naming two of them and `command`.
+fn common_format(inputs: &[Input], command: &str) -> Result<RdfFormat, String> {
+    let mut common: Option<(RdfFormat, &Input)> = None;
     for input in inputs {
         let format = match &input.path {
             None => RdfFormat::NQuads,
@@ -275,14 +283,38 @@ fn common_format(inputs: &[Input]) -> Result<RdfFormat, String> {
                 )
             })?,
         };
-        match common {
-            Some(f) if f != format => {
-                return Err("the inputs are in different formats; rewrite them separately".into());
-            }
-            _ => common = Some(format),
-        }
+        common = Some(match common {
+            None => (format, input),
+            Some((seen, first)) => match (seen, format) {
+                _ if seen == format => (seen, first),
+                (
+                    RdfFormat::NTriples | RdfFormat::NQuads,
+                    RdfFormat::NTriples | RdfFormat::NQuads,
+                ) => (RdfFormat::NQuads, first),
+                _ => {
+                    return Err(format!(
+                        "{} is {} and {} is {}: {command} them separately, or give one format \
+                         for all with -i",
+                        first.name,
+                        described(first, seen),
+                        input.name,
+                        described(input, format),
+                    ));
+                }
+            },
+        });
     }
-    common.ok_or_else(|| "no input".into())
+    common
+        .map(|(format, _)| format)
+        .ok_or_else(|| "no input".into())
+}
+
+/// The format an input is read in, in words: the one its name says (stdin: N-Quads).
+fn described(input: &Input, format: RdfFormat) -> &'static str {
+    match &input.path {
+        None => "read as N-Quads",
+        Some(path) => format_of(path).map_or(format.name(), RdfFormat::name),
+    }
 }
 
 /// Rewrites every input into the session, telling `current` which one it is; on failure, says
@@ -326,8 +358,33 @@ pub(super) fn feed<W: Write>(
             });
         result.map_err(|e| failure(&input.name, e))?;
     }
-    let last = inputs.last().map_or("<stdin>", |input| input.name.as_str());
+    let last = inputs.last().map_or(STDIN, |input| input.name.as_str());
     session.finish().map_err(|e| failure(last, e))
+}
+
+/// How stdin is named in messages.
+pub(super) const STDIN: &str = "<stdin>";
+
+/// What is said after a syntax error in stdin read as N-Quads for want of `-i`.
+const STDIN_HINT: &str = "<stdin> is read as N-Quads (or N-Triples) when -i is not given; for \
+                          Turtle, TriG or RDF/XML give -i ttl, -i trig or -i rdfxml";
+
+/// Says [`STDIN_HINT`] once, after the first syntax error in stdin read as N-Quads for want of
+/// `-i`, when the run goes on after syntax errors.
+#[derive(Debug)]
+pub(super) struct StdinHint(Cell<bool>);
+
+impl StdinHint {
+    pub(super) fn new(hints: Hints) -> Self {
+        Self(Cell::new(hints.stdin_guessed))
+    }
+
+    /// After a syntax error in `file`, said on stderr.
+    pub(super) fn after_syntax_error(&self, file: &str) {
+        if file == STDIN && self.0.replace(false) {
+            let _ = writeln!(io::stderr(), "pidcanon: hint: {STDIN_HINT}");
+        }
+    }
 }
 
 /// Why [`feed`] stopped: in which input, and what explains it.
@@ -364,6 +421,9 @@ impl Failure {
             RewriteError::Syntax(e) if self.hints.no_base && e.message().contains("No scheme") => {
                 Some("a relative IRI and no base to resolve it against: give one with --base IRI")
             }
+            RewriteError::Syntax(_) if self.hints.stdin_guessed && file == STDIN => {
+                Some(STDIN_HINT)
+            }
             _ => None,
         };
         let mut stderr = io::stderr().lock();
@@ -384,6 +444,7 @@ pub(super) fn usage_error(e: &dyn std::fmt::Display) -> io::Result<ExitCode> {
 struct Diagnostics {
     file: RefCell<String>,
     quiet: bool,
+    stdin_hint: StdinHint,
 }
 
 impl Diagnostics {
@@ -422,6 +483,9 @@ impl Observer for Shared {
             error.location(),
             format_args!("syntax error, {recovery}: {}", error.message()),
         );
+        if !self.0.quiet {
+            self.0.stdin_hint.after_syntax_error(&self.0.file.borrow());
+        }
     }
 }
 
