@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Spark job (spark/pidcanon_spark.py) under a real Spark in local[2]: installs pyspark and
 # pytest into target/venvs/spark (Spark needs Java 17 on the machine), builds the release binary
-# and runs spark/tests on the generated corpus (../shared/bench/gen_corpus.py or $GEN_CORPUS).
+# and runs spark/tests on the generated corpus (benches/gen_rdf.py, or $GEN_CORPUS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,5 +10,5 @@ venv=target/venvs/spark
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r spark/requirements.txt
 cargo build --release --quiet --bin pidcanon
-export GEN_CORPUS=${GEN_CORPUS:-$PWD/../shared/bench/gen_corpus.py}
+export GEN_CORPUS=${GEN_CORPUS:-$PWD/benches/gen_rdf.py}
 "$venv/bin/python" -m pytest spark/tests -q

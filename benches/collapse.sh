@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # Throughput of `rewrite --collapse` (two passes) against a plain rewrite, on N-Triples with 1 %
-# owl:sameAs statements (gen_corpus.py, then benches/sameas_corpus.py). Prints one Markdown
+# owl:sameAs statements (benches/gen_rdf.py, then benches/sameas_corpus.py). Prints one Markdown
 # table: median wall time, statements/s, peak RSS, and the ratio to the plain rewrite.
 #
 # usage: benches/collapse.sh [TRIPLES (default 1000000)] [RUNS (default 3)]
-# Needs python3 (../shared/bench/gen_corpus.py or $GEN_CORPUS) and GNU time (/usr/bin/time).
+# Needs python3 (benches/gen_rdf.py or $GEN_CORPUS) and GNU time (/usr/bin/time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 triples=${1:-1000000}
 runs=${2:-3}
-gen=${GEN_CORPUS:-../shared/bench/gen_corpus.py}
+gen=${GEN_CORPUS:-benches/gen_rdf.py}
 dir=${BENCH_DIR:-target/bench}
 mkdir -p "$dir"
 
 cargo build --release --quiet --bin pidcanon
 pidcanon=target/release/pidcanon
 
-plain="$dir/corpus-$triples.nt"
-corpus="$dir/corpus-$triples-sameas.nt"
+plain="$dir/gen_rdf-$triples.nt"
+corpus="$dir/gen_rdf-$triples-sameas.nt"
 [ -s "$plain" ] || python3 "$gen" --triples "$triples" --seed 1 --format nt -o "$plain"
 [ -s "$corpus" ] || python3 benches/sameas_corpus.py < "$plain" > "$corpus"
 

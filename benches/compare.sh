@@ -11,7 +11,7 @@
 # usage: benches/compare.sh [TRIPLES (default 1000000)] [RUNS (default 5)] [--memory]
 #   --memory  also rewrites a corpus 4× as large once per case and prints the peak RSS of both
 #             sizes (with --dedup on N-Triples too), to show that memory stays flat.
-# Needs python3 (for the corpus generator, ../shared/bench/gen_corpus.py or $GEN_CORPUS) and
+# Needs python3 (for the corpus generator, benches/gen_rdf.py or $GEN_CORPUS) and
 # GNU time (/usr/bin/time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +22,7 @@ for arg in "$@"; do
 done
 triples=${args[0]:-1000000}
 runs=${args[1]:-5}
-gen=${GEN_CORPUS:-../shared/bench/gen_corpus.py}
+gen=${GEN_CORPUS:-benches/gen_rdf.py}
 dir=${BENCH_DIR:-target/bench}
 mkdir -p "$dir"
 
@@ -32,7 +32,7 @@ passthrough=target/release/examples/passthrough
 
 # corpus TRIPLES FORMAT: the path of the generated corpus (generated once).
 corpus() {
-  local path="$dir/corpus-$1.$2"
+  local path="$dir/gen_rdf-$1.$2"
   if [ ! -s "$path" ]; then
     python3 "$gen" --triples "$1" --seed 1 --format "$2" -o "$path" || return 1
   fi

@@ -4,18 +4,18 @@
 # *uncompressed* N-Triples.
 #
 # usage: benches/compressed.sh [TRIPLES (default 1000000)] [RUNS (default 3)]
-# Needs python3 (for ../shared/bench/gen_corpus.py or $GEN_CORPUS), GNU time, gzip, zstd, bzip2.
+# Needs python3 (for benches/gen_rdf.py or $GEN_CORPUS), GNU time, gzip, zstd, bzip2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 triples=${1:-1000000}
 runs=${2:-3}
-gen=${GEN_CORPUS:-../shared/bench/gen_corpus.py}
+gen=${GEN_CORPUS:-benches/gen_rdf.py}
 dir=${BENCH_DIR:-target/bench}
 mkdir -p "$dir"
 
 cargo build --release --quiet --bin pidcanon
 pidcanon=target/release/pidcanon
-corpus="$dir/corpus-$triples.nt"
+corpus="$dir/gen_rdf-$triples.nt"
 [ -s "$corpus" ] || python3 "$gen" --triples "$triples" --seed 1 --format nt -o "$corpus"
 [ -s "$corpus.gz" ] || gzip -k -6 "$corpus"
 [ -s "$corpus.zst" ] || zstd -q -3 -k "$corpus"

@@ -1,5 +1,5 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
-//! The rewriter on a generated corpus (`../shared/bench/gen_corpus.py`, or `$GEN_CORPUS`):
+//! The rewriter on a generated corpus (`benches/gen_rdf.py`, or `$GEN_CORPUS`; needs python3):
 //! N-Triples and Turtle to N-Triples, in memory: `cargo bench --bench rewrite`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -9,9 +9,9 @@ use std::process::Command;
 
 const TRIPLES: &str = "50000";
 
-fn corpus(format: &str) -> Option<Vec<u8>> {
-    let generator =
-        std::env::var("GEN_CORPUS").unwrap_or_else(|_| "../shared/bench/gen_corpus.py".into());
+fn corpus(format: &str) -> Vec<u8> {
+    let generator = std::env::var("GEN_CORPUS")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/benches/gen_rdf.py").into());
     let out = Command::new("python3")
         .args([
             generator.as_str(),
@@ -23,8 +23,13 @@ fn corpus(format: &str) -> Option<Vec<u8>> {
             format,
         ])
         .output()
-        .ok()?;
-    out.status.success().then_some(out.stdout)
+        .unwrap_or_else(|e| panic!("cannot run python3 ({e}): {generator} needs Python 3"));
+    assert!(
+        out.status.success(),
+        "{generator} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
 }
 
 fn rewrite(c: &mut Criterion) {
@@ -32,10 +37,7 @@ fn rewrite(c: &mut Criterion) {
         ("nt", "nt", RdfFormat::NTriples),
         ("ttl", "ttl", RdfFormat::Turtle),
     ] {
-        let Some(input) = corpus(format) else {
-            eprintln!("no corpus generator: skipping the {name} benchmark");
-            continue;
-        };
+        let input = corpus(format);
         let rewriter = Rewriter::new(Registry::default())
             .with_input_format(rdf)
             .with_output_format(RdfFormat::NTriples);

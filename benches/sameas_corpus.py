@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns an N-Triples corpus (from gen_corpus.py) into one where 1 statement in EVERY (default
+"""Turns an N-Triples corpus (from benches/gen_rdf.py) into one where 1 statement in EVERY (default
 100) is an owl:sameAs statement between IRIs of the corpus: the subject of the statement before
 and an IRI (object, else subject) of a statement 37 lines earlier. The statement count stays the
 same. Deterministic.

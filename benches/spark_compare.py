@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.join(REPO, "spark"))
 import pidcanon_spark  # noqa: E402
 
 BINARY = os.path.join(REPO, "target", "release", "pidcanon")
-GEN_CORPUS = os.environ.get("GEN_CORPUS", os.path.join(REPO, "..", "shared", "bench", "gen_corpus.py"))
+GEN_CORPUS = os.environ.get("GEN_CORPUS", os.path.join(REPO, "benches", "gen_rdf.py"))
 DIR = os.environ.get("BENCH_DIR", os.path.join(REPO, "target", "bench"))
 
 
@@ -125,7 +125,7 @@ def main():
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     os.makedirs(DIR, exist_ok=True)
     subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pidcanon"], cwd=REPO, check=True)
-    corpus = os.path.join(DIR, f"corpus-{triples}.nt")
+    corpus = os.path.join(DIR, f"gen_rdf-{triples}.nt")
     if not (os.path.exists(corpus) and os.path.getsize(corpus)):
         subprocess.run([sys.executable, GEN_CORPUS, "--triples", str(triples), "--seed", "1", "--format", "nt", "-o", corpus], check=True)
     size_mb = os.path.getsize(corpus) / 1e6
@@ -142,7 +142,7 @@ def main():
     # Partitions: Spark's own split of the file (32 MB blocks on a local disk), at least 4; for
     # --split files, the same lines in 4 files.
     partitions = 4
-    parts = os.path.join(DIR, f"corpus-{triples}-parts")
+    parts = os.path.join(DIR, f"gen_rdf-{triples}-parts")
     if not os.path.isdir(parts):
         os.makedirs(parts)
         with open(corpus, "rb") as f:

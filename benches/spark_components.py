@@ -1,6 +1,6 @@
 """Rounds and time of the cluster path's connected components (`--collapse --classes cluster`).
 
-    flock /work/wt/bench.lock target/venvs/spark/bin/python benches/spark_components.py [VERTICES...]
+    target/venvs/spark/bin/python benches/spark_components.py [VERTICES...]
     (default 1000 10000 100000)
 
 (.ci/spark.sh creates that virtual environment.) For each size, in local[2], a Markdown row:

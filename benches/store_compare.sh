@@ -5,15 +5,14 @@
 # and after, and the ratio.
 #
 # usage: benches/store_compare.sh [TRIPLES (default 1000000)] [VARIANT-PERCENT (default 5)]
-# Needs python3 (the corpus generator ../shared/bench/gen_corpus.py or $GEN_CORPUS), curl, and the
+# Needs python3 (the corpus generator benches/gen_rdf.py or $GEN_CORPUS), curl, and the
 # oxigraph server binary ($PIDCANON_OXIGRAPH, else target/venvs/store/bin/oxigraph: .ci/store.sh
 # installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 triples=${1:-1000000}
 percent=${2:-5}
-gen=${GEN_CORPUS:-../shared/bench/gen_corpus.py}
-[ -f "$gen" ] || gen=/work/shared/bench/gen_corpus.py
+gen=${GEN_CORPUS:-benches/gen_rdf.py}
 dir=${BENCH_DIR:-target/bench}/store
 oxigraph=${PIDCANON_OXIGRAPH:-target/venvs/store/bin/oxigraph}
 mkdir -p "$dir"
@@ -23,7 +22,7 @@ pidcanon=$PWD/target/release/pidcanon
 
 # The store's content: the canonical corpus, with the original (variant) spelling back in
 # $percent % of the statements, chosen evenly among those that have one.
-data="$dir/store-$triples-$percent.nt"
+data="$dir/store-gen_rdf-$triples-$percent.nt"
 if [ ! -s "$data" ]; then
   python3 "$gen" --triples "$triples" --seed 3 --format nt -o "$dir/corpus.nt"
   "$pidcanon" rewrite -q --threads 2 "$dir/corpus.nt" -o "$dir/canonical.nt"

@@ -4,15 +4,15 @@
 # the load of a shared machine — with the data-cache and instruction-cache misses of callgrind's
 # cache model, and where pidcanon's instructions go (inclusive, per statement).
 # Usage: benches/turtle_instructions.sh [STATEMENTS (default 200000)]
-# Needs valgrind and python3 (the corpus generator, ../shared/bench/gen_corpus.py or $GEN_CORPUS).
+# Needs valgrind and python3 (the corpus generator, benches/gen_rdf.py or $GEN_CORPUS).
 set -eu
 cd "$(dirname "$0")/.."
 statements=${1:-200000}
-gen=${GEN_CORPUS:-../shared/bench/gen_corpus.py}
+gen=${GEN_CORPUS:-benches/gen_rdf.py}
 dir=${BENCH_DIR:-target/bench}
 mkdir -p "$dir"
 cargo build --release --quiet --bin pidcanon --example passthrough
-ttl="$dir/corpus-$statements.ttl"
+ttl="$dir/gen_rdf-$statements.ttl"
 [ -s "$ttl" ] || python3 "$gen" --triples "$statements" --seed 1 --format ttl -o "$ttl"
 
 # profile NAME COMMAND...: callgrind with its cache model, into $dir/NAME.callgrind

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 import pidcanon_spark  # noqa: E402
 
 BINARY = os.environ.get("PIDCANON_BIN", os.path.join(REPO, "target", "release", "pidcanon"))
-GEN_CORPUS = os.environ.get("GEN_CORPUS", os.path.join(REPO, "..", "shared", "bench", "gen_corpus.py"))
+GEN_CORPUS = os.environ.get("GEN_CORPUS", os.path.join(REPO, "benches", "gen_rdf.py"))
 EXAMPLES = os.path.join(REPO, "fixtures", "examples")
 
 

@@ -15,8 +15,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The corpus with variant spellings: the bundled examples and a generated corpus
-/// (`gen_corpus.py --triples 2000 --seed 7`), spread over the default graph and named graphs,
-/// one of them named by a variant of another's name.
+/// (`fixtures/store/generated-2000.nt`, made by `gen_corpus.py --triples 2000 --seed 7`, the
+/// generator before `benches/gen_rdf.py`, and kept as it was), spread over the default graph
+/// and named graphs, one of them named by a variant of another's name.
 pub fn corpus() -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let read = |p: &str| std::fs::read_to_string(root.join(p)).expect("fixture");
