@@ -368,9 +368,6 @@ class Gen:
             out.append(" ".join(words).capitalize() + ".")
         return out
 
-    def pick(self, seq):
-        return seq[int(self.rnd() * len(seq))]
-
     # ------------------------------------------------------------------ Fedora
     def pid_parts(self, i):
         ns = FEDORA_NS[i % 12]
