@@ -9,6 +9,12 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 /// The files under a directory, depth first, each directory's entries sorted by name: the same
 /// order on every run and every file system. Memory holds one listing per open directory.
 ///
+/// The directory is walked as `find` walks it without `-L`: a symbolic link inside it is not
+/// followed (so the walk stays inside the directory, meets each file once and ends, whatever
+/// the links), nor read; neither is an entry that is neither a file nor a directory (a FIFO
+/// would block the reading). Each such entry comes, in its place, as an error holding a
+/// [`NotFollowed`] that names it. `root` itself may be a link.
+///
 /// ```
 /// use pidcanon::foxml::ObjectStore;
 /// let dir = std::env::temp_dir().join("pidcanon-doc-store");
@@ -26,12 +32,50 @@ pub struct ObjectStore {
     pending: Vec<Vec<Entry>>,
 }
 
-/// A path to visit, and whether it is a directory when the listing says so (not for the root
-/// and symbolic links, which take a `stat`: a link to a directory is walked into).
+/// An entry of an object store that the walk does not follow or read: a symbolic link, or
+/// something that is neither a file nor a directory. [`ObjectStore`] yields it as an
+/// [`io::Error`] holding this (`error.get_ref()` and `downcast_ref`), in its place in the walk.
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use pidcanon::foxml::{NotFollowed, ObjectStore};
+/// let dir = std::env::temp_dir().join("pidcanon-doc-store-link");
+/// std::fs::create_dir_all(&dir)?;
+/// let _ = std::fs::remove_file(dir.join("up"));
+/// std::os::unix::fs::symlink("..", dir.join("up"))?;
+/// let error = ObjectStore::new(&dir).next().unwrap().unwrap_err();
+/// let link = error.get_ref().and_then(|e| e.downcast_ref::<NotFollowed>()).unwrap();
+/// assert_eq!(link.path, dir.join("up"));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # }
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {}, not followed (an object store is walked as `find` walks it, without -L)", path.display(), what)]
+pub struct NotFollowed {
+    /// The entry.
+    pub path: PathBuf,
+    /// What it is: `a symbolic link`, or `neither a file nor a directory`.
+    pub what: &'static str,
+}
+
+/// What an entry is, as the directory listing says (for the root, which may be a link, as
+/// `stat` says).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Directory,
+    File,
+    Link,
+    Other,
+    /// The root: looked at with `stat`, following a link.
+    Root,
+}
+
+/// A path to visit and what it is.
 #[derive(Debug)]
 struct Entry {
     path: PathBuf,
-    is_dir: Option<bool>,
+    kind: Kind,
 }
 
 impl ObjectStore {
@@ -40,7 +84,7 @@ impl ObjectStore {
     pub fn new(root: &Path) -> Self {
         let root = Entry {
             path: root.to_owned(),
-            is_dir: None,
+            kind: Kind::Root,
         };
         Self {
             pending: vec![vec![root]],
@@ -51,11 +95,21 @@ impl ObjectStore {
         let mut entries = fs::read_dir(dir)?
             .map(|entry| {
                 let entry = entry?;
-                // The kind the directory listing gives, without a `stat` per file.
+                // The kind the directory listing gives, without a `stat` per file (and
+                // without following a link: `lstat` where the listing does not say).
                 let kind = entry.file_type()?;
+                let kind = if kind.is_symlink() {
+                    Kind::Link
+                } else if kind.is_dir() {
+                    Kind::Directory
+                } else if kind.is_file() {
+                    Kind::File
+                } else {
+                    Kind::Other
+                };
                 Ok(Entry {
                     path: entry.path(),
-                    is_dir: (!kind.is_symlink()).then_some(kind.is_dir()),
+                    kind,
                 })
             })
             .collect::<io::Result<Vec<_>>>()?;
@@ -70,19 +124,32 @@ impl Iterator for ObjectStore {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             let listing = self.pending.last_mut()?;
-            let Some(Entry { path, is_dir }) = listing.pop() else {
+            let Some(Entry { path, kind }) = listing.pop() else {
                 self.pending.pop();
                 continue;
             };
-            let is_dir = is_dir.map_or_else(|| fs::metadata(&path).map(|m| m.is_dir()), Ok);
-            match is_dir {
-                Ok(true) => match Self::listing(&path) {
-                    Ok(entries) => self.pending.push(entries),
+            let kind = match kind {
+                Kind::Root => match fs::metadata(&path) {
+                    Ok(metadata) if metadata.is_dir() => Kind::Directory,
+                    Ok(_) => Kind::File,
                     Err(e) => return Some(Err(with_path(&path, e))),
                 },
-                Ok(false) => return Some(Ok(path)),
-                Err(e) => return Some(Err(with_path(&path, e))),
-            }
+                other => other,
+            };
+            let what = match kind {
+                Kind::Directory => match Self::listing(&path) {
+                    Ok(entries) => {
+                        self.pending.push(entries);
+                        continue;
+                    }
+                    Err(e) => return Some(Err(with_path(&path, e))),
+                },
+                Kind::File | Kind::Root => return Some(Ok(path)),
+                Kind::Link => "a symbolic link",
+                Kind::Other => "neither a file nor a directory",
+            };
+            let error = NotFollowed { path, what };
+            return Some(Err(io::Error::other(error)));
         }
     }
 }
