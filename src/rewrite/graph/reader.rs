@@ -12,6 +12,7 @@
 use super::super::{Location, RewriteError, SyntaxError};
 use super::parallel::ends_one_statement;
 use super::turtle::{FastRead, Groups};
+use crate::position::{lines, read_line};
 use crate::rdfxml::{LocatedRdfXml, XmlError};
 use oxrdf::{GraphName, Quad, Triple};
 use oxrdfio::{RdfFormat, RdfParser};
@@ -28,6 +29,21 @@ use std::rc::Rc;
 
 /// The most text kept after the last statement to start again from after an error.
 pub(crate) const MAX_PENDING: usize = 1 << 26;
+
+#[cfg(test)]
+thread_local! {
+    /// Work that once grew with the square of the input — prefixes the fast path compares and
+    /// takes again, bytes `Pending` moves, `oxttl` asked again for a statement still open, the
+    /// declarations a piece is sent with — for the tests to check that it grows linearly.
+    pub(crate) static REPEATED_WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `units` of [`REPEATED_WORK`] (in the tests only).
+#[cfg_attr(not(test), allow(unused_variables))]
+pub(crate) fn repeated_work(units: usize) {
+    #[cfg(test)]
+    REPEATED_WORK.with(|work| work.set(work.get() + units));
+}
 
 /// What reading yields: a statement, statements already canonicalized, or a notice.
 pub(crate) enum Item {
@@ -182,6 +198,15 @@ impl LineParser {
         };
         prefixes.sort();
         prefixes
+    }
+
+    /// How many prefixes are declared so far (without taking them).
+    pub(crate) fn prefix_count(&self) -> usize {
+        match self {
+            Self::Turtle(p) => p.prefixes().size_hint().0,
+            Self::TriG(p) => p.prefixes().size_hint().0,
+            Self::NTriples(_) | Self::NQuads(_) => 0,
+        }
     }
 
     /// The base IRI declared so far.
@@ -398,32 +423,44 @@ fn malformed_xml(e: &std::io::Error) -> Option<SyntaxError> {
 }
 
 /// The lines read since the last statement: what a statement spans, and where reading starts
-/// again after an error.
+/// again after an error. Forgetting lines costs nothing per line: the text before the first
+/// line kept is dropped only once it is as long as the text kept.
 #[derive(Default)]
 struct Pending {
+    /// The lines, from `dead` on; the bytes before `dead` are forgotten.
     text: Vec<u8>,
+    dead: usize,
     /// The start of each line in `text`, its number, and the TriG graph block open at its end.
     lines: VecDeque<(usize, u64, Option<Rc<str>>)>,
 }
 
 impl Pending {
     fn push(&mut self, line: &[u8], line_no: u64, block: Option<Rc<str>>) {
-        while self.text.len() + line.len() > MAX_PENDING && self.lines.len() > 1 {
+        while self.len() + line.len() > MAX_PENDING && self.lines.len() > 1 {
             self.drop_first();
         }
         self.lines.push_back((self.text.len(), line_no, block));
         self.text.extend_from_slice(line);
     }
 
+    /// The bytes of the lines kept.
+    fn len(&self) -> usize {
+        self.text.len() - self.dead
+    }
+
     fn drop_first(&mut self) {
         self.lines.pop_front();
-        let start = self
+        self.dead = self
             .lines
             .front()
             .map_or(self.text.len(), |&(start, ..)| start);
-        self.text.drain(..start);
-        for (at, ..) in &mut self.lines {
-            *at -= start;
+        if self.dead >= self.len() {
+            repeated_work(self.len());
+            self.text.drain(..self.dead);
+            for (at, ..) in &mut self.lines {
+                *at -= self.dead;
+            }
+            self.dead = 0;
         }
     }
 
@@ -434,6 +471,11 @@ impl Pending {
         }
     }
 
+    /// The text of the lines kept.
+    fn text(&self) -> &[u8] {
+        &self.text[self.dead..]
+    }
+
     fn span(&self, up_to: Option<u64>) -> Span<'_> {
         let end = up_to
             .and_then(|last| self.lines.iter().find(|&&(_, n, _)| n > last))
@@ -441,7 +483,7 @@ impl Pending {
         Span {
             first_line: self.lines.front().map_or(0, |&(_, n, _)| n),
             column: None,
-            text: &self.text[..end],
+            text: &self.text[self.dead..end],
         }
     }
 
@@ -453,9 +495,10 @@ impl Pending {
         if let (Some(&(_, first, _)), Some(&(next_start, next, _))) =
             (self.lines.front(), self.lines.get(1))
         {
+            let next_start = next_start - self.dead;
             if first < error_line
                 && next <= error_line
-                && ends_one_statement(&self.text[..next_start])
+                && ends_one_statement(&self.text()[..next_start])
             {
                 span.first_line = next;
                 span.text = &span.text[next_start..];
@@ -483,8 +526,16 @@ impl Pending {
             }
         }
         self.text.clear();
+        self.dead = 0;
         self.lines.clear();
         taken
+    }
+
+    /// The lines kept, with the number of the first.
+    fn into_leftover(mut self) -> (u64, Vec<u8>) {
+        let first = self.lines.front().map_or(0, |&(_, n, _)| n);
+        self.text.drain(..self.dead);
+        (first, self.text)
     }
 }
 
@@ -524,7 +575,7 @@ fn read_lines_with(
     on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
 ) -> Result<Ended, RewriteError> {
     let mut pending = Pending::default();
-    let context_lines = resume.context.split_inclusive(|&b| b == b'\n');
+    let context_lines = lines(resume.context);
     let first_context_line = resume.lines_before + 1 - context_lines.clone().count() as u64;
     for (n, text) in (first_context_line..).zip(context_lines) {
         pending.push(text, n, None);
@@ -547,7 +598,7 @@ fn read_lines_with(
             }
             None => {
                 line.clear();
-                if input_ended || input.read_until(b'\n', &mut line)? == 0 {
+                if input_ended || read_line(&mut input, &mut line)? == 0 {
                     input_ended = true;
                     (true, true)
                 } else {
@@ -597,7 +648,13 @@ fn read_lines_with(
             pending.push(&line, line_no, graphs.open_block());
         }
         let mut failed = None;
-        while let Some(result) = parser.next() {
+        let waits = !ended
+            && groups
+                .as_ref()
+                .is_some_and(|g| g.stays_in_long_string(&line));
+        let mut asked = !waits;
+        while let Some(result) = if waits { None } else { parser.next() } {
+            asked = false;
             match result {
                 Ok(quad) => {
                     let declarations = || (parser.prefixes(), parser.base_iri());
@@ -612,6 +669,10 @@ fn read_lines_with(
                     break;
                 }
             }
+        }
+        if asked {
+            // Asked, and nothing came: `oxttl` read an open statement again, maybe.
+            repeated_work(1);
         }
         if let Some((error, error_line)) = failed {
             let declarations = || (parser.prefixes(), parser.base_iri());
@@ -641,7 +702,7 @@ fn read_lines_with(
             groups.oxttl_read(&line, false, !replay.is_empty());
         }
         if ended {
-            let leftover = (pending.span(None).first_line, pending.text);
+            let leftover = pending.into_leftover();
             return Ok(Ended { parser, leftover });
         }
     }
@@ -827,7 +888,15 @@ mod fast_turtle {
             let base = format!("http://example.org/tests/{}", path.display());
             // As it is, with a comment after each statement's end, and with bad lines put in.
             let commented = String::from_utf8_lossy(&text).replace(" .\n", " . # end.\n");
-            let mut variants = vec![text.clone(), commented.into_bytes()];
+            // Lines ended by a CR alone and by CRLF: Turtle's line breaks as well as LF.
+            let ended = |end: &str| String::from_utf8_lossy(&text).replace('\n', end);
+            let mut variants = vec![
+                text.clone(),
+                commented.clone().into_bytes(),
+                ended("\r").into_bytes(),
+                commented.replace('\n', "\r").into_bytes(),
+                ended("\r\n").into_bytes(),
+            ];
             let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
             for (i, bad) in BAD.iter().enumerate() {
                 let at = lines.len() * (i + 1) / (BAD.len() + 1);
@@ -978,6 +1047,44 @@ mod fast_turtle {
             }
         }
         assert!(statements > 300, "{statements}");
+    }
+
+    /// The work done again and again reading `text`, and its bound if that work grows linearly:
+    /// twice its bytes, and 16 per line.
+    fn repeated_work_reading(text: &str) -> (usize, usize) {
+        super::REPEATED_WORK.with(|work| work.set(0));
+        items(text.as_bytes(), "http://base.example/", true);
+        let work = super::REPEATED_WORK.with(std::cell::Cell::get);
+        (work, 2 * text.len() + 16 * text.lines().count())
+    }
+
+    #[test]
+    fn declarations_cost_the_same_whatever_came_before() {
+        let n = 4_000;
+        let pairs: String = (0..n)
+            .map(|i| format!("@prefix p{i}: <http://e/{i}/> .\np{i}:a p{i}:b p{i}:c .\n"))
+            .collect();
+        let declarations: String = (0..n)
+            .map(|i| format!("@prefix p{i}: <http://e/{i}/> .\n"))
+            .chain(["p1:a p2:b p3:c .\n".to_owned()])
+            .collect();
+        for text in [pairs, declarations] {
+            let (work, linear) = repeated_work_reading(&text);
+            assert!(work <= linear, "{work} > {linear}");
+        }
+    }
+
+    #[test]
+    fn a_statement_over_many_lines_is_read_once() {
+        // Longer than a group of the fast path: `oxttl` reads it line by line.
+        let text = format!(
+            "<http://a> <http://b> \"\"\"{}\"\"\" .\n",
+            "line\n".repeat(300_000)
+        );
+        let (work, _) = repeated_work_reading(&text);
+        // The lines, forgotten once, moved at most once in all; `oxttl` not asked again for
+        // each line (each time, it scanned the string from its start).
+        assert!(work <= text.len() + 1_000, "{work} > {}", text.len());
     }
 
     /// Random changes of one to three bytes to Turtle in the common shape, compared both ways.

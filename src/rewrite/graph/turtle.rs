@@ -17,7 +17,8 @@
 //! ```
 
 use super::parallel::Boundaries;
-use super::reader::LineParser;
+use super::reader::{LineParser, repeated_work};
+use crate::position::{line_breaks, line_start};
 use crate::rewrite::line::scan::{
     RDF_DIR_LANG_STRING, RDF_LANG_STRING, is_valid_absolute_iri, language_tag_len,
 };
@@ -203,26 +204,21 @@ impl Cursor<'_, '_> {
         (self.peek()? == byte).then(|| self.at += 1)
     }
 
-    /// Skips white space and comments, counting lines; `None` for a comment a lone `\r` ends
-    /// (left to `oxttl`).
+    /// Skips white space and comments, counting line breaks.
     fn skip_ws(&mut self) -> Option<()> {
         while let Some(&byte) = self.bytes.get(self.at) {
             match byte {
-                b' ' | b'\t' | b'\r' => self.at += 1,
-                b'\n' => {
+                b' ' | b'\t' => self.at += 1,
+                b'\r' | b'\n' => {
+                    // `\r\n` is one line break, read at its `\n`.
+                    let crlf = byte == b'\r' && self.bytes.get(self.at + 1) == Some(&b'\n');
                     self.at += 1;
-                    self.line += 1;
+                    self.line += usize::from(!crlf);
                 }
                 b'#' => {
-                    // A comment ends at `\n` (read as white space next) or a lone `\r`.
-                    let end = memchr::memchr2(b'\n', b'\r', &self.bytes[self.at..])
+                    // A comment ends at a line break, read as white space next.
+                    self.at = memchr::memchr2(b'\n', b'\r', &self.bytes[self.at..])
                         .map_or(self.bytes.len(), |end| self.at + end);
-                    if self.bytes.get(end) == Some(&b'\r')
-                        && self.bytes.get(end + 1) != Some(&b'\n')
-                    {
-                        return None;
-                    }
-                    self.at = end;
                 }
                 _ => return Some(()),
             }
@@ -237,7 +233,7 @@ impl Cursor<'_, '_> {
             if self.at == self.bytes.len() {
                 return (!self.ran_out).then_some(());
             }
-            let line_start = memchr::memrchr(b'\n', &self.bytes[..self.at]).map_or(0, |i| i + 1);
+            let line_start = line_start(self.bytes, self.at);
             if self.bytes[line_start..self.at]
                 .iter()
                 .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
@@ -559,7 +555,7 @@ impl Cursor<'_, '_> {
             };
             let chunk = &self.text[self.at..self.at + found];
             if long {
-                self.line += memchr::memchr_iter(b'\n', chunk.as_bytes()).count();
+                self.line += line_breaks(chunk.as_bytes()) as usize;
             } else if chunk.contains('\r') {
                 return None;
             }
@@ -635,6 +631,8 @@ pub(crate) struct Groups {
     /// `oxttl` read lines (or started again after an error) since the fast path last read: its
     /// prefixes and base may have changed (it is asked before the next group is read).
     stale: bool,
+    /// The lines `oxttl` read since the fast path last took its declarations.
+    oxttl_lines: usize,
 }
 
 impl Groups {
@@ -652,6 +650,7 @@ impl Groups {
             off: false,
             retry_at: 0,
             stale: false,
+            oxttl_lines: 0,
         })
     }
 
@@ -697,10 +696,18 @@ impl Groups {
             if starts_with_directive(&self.text) {
                 return FastRead::Unsure;
             }
+            // Comparing and taking the declarations costs as much as there are prefixes: it
+            // waits until `oxttl` has read a line for every 16 of them since the last time, so
+            // that declarations between statements cost the same whatever came before.
+            if self.oxttl_lines * 16 < parser.prefix_count() {
+                return FastRead::Unsure;
+            }
+            repeated_work(parser.prefix_count());
             if !self.fast.declares_as(parser) {
                 self.fast = Self::fast(parser);
             }
             self.stale = false;
+            self.oxttl_lines = 0;
         }
         match simdutf8::basic::from_utf8(&self.text) {
             Ok(text) => self.fast.read(text, ended),
@@ -709,18 +716,11 @@ impl Groups {
     }
 
     /// How many lines of the group the last read read whole (all of them, unless it needs
-    /// more), and their line breaks as `oxttl` counts them (for the lines of its errors: `\n`,
-    /// `\r` and `\r\n`).
+    /// more), and their line breaks.
     pub(crate) fn complete(&self) -> (usize, u64) {
         let end = self.fast.complete;
         let lines = self.lines.partition_point(|&(start, _)| start < end);
-        let text = &self.text[..end];
-        let mut breaks = 0;
-        for at in memchr::memchr2_iter(b'\r', b'\n', text) {
-            let crlf = text[at] == b'\n' && at > 0 && text[at - 1] == b'\r';
-            breaks += u64::from(!crlf);
-        }
-        (lines, breaks)
+        (lines, line_breaks(&self.text[..end]))
     }
 
     /// Drops the first `lines` lines, read.
@@ -771,9 +771,17 @@ impl Groups {
         lines.into_iter()
     }
 
+    /// Whether `oxttl`, reading on, is inside a long string that `line` cannot close: asking it
+    /// for statements after `line` would only scan the string again from its start (which made
+    /// a long string over many lines cost the square of its length).
+    pub(crate) fn stays_in_long_string(&self, line: &[u8]) -> bool {
+        !self.between && !self.off && self.boundaries.stays_in_long_string(line)
+    }
+
     /// `oxttl` read `line` (`restarted` after an error in it); `more` when more lines are
     /// waiting for it.
     pub(crate) fn oxttl_read(&mut self, line: &[u8], restarted: bool, more: bool) {
+        self.oxttl_lines += 1;
         if self.between || self.off {
             return;
         }
@@ -804,7 +812,7 @@ fn starts_with_directive(mut text: &[u8]) -> bool {
         text = text.trim_ascii_start();
         match text.first() {
             Some(b'#') => {
-                text = memchr::memchr(b'\n', text).map_or(&[][..], |end| &text[end + 1..]);
+                text = memchr::memchr2(b'\n', b'\r', text).map_or(&[][..], |end| &text[end + 1..]);
             }
             Some(b'@') => return true,
             _ => break,

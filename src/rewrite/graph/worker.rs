@@ -5,6 +5,7 @@
 use super::reader::{Declarations, Span};
 use crate::literals::LiteralEvent;
 use crate::mapping::EquivalenceStatement;
+use crate::position::{is_line_end, line_breaks, line_start};
 use crate::rewrite::cache::{Cache, Outcome};
 use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::line::column;
@@ -386,7 +387,7 @@ fn locate_literal(span: Span<'_>, value: &str) -> Location {
     if text.is_empty() {
         return span.start();
     }
-    let lines_before = |at: usize| text[..at].iter().filter(|&&b| b == b'\n').count() as u64;
+    let lines_before = |at: usize| line_breaks(&text[..at]);
     let quoted = ['"', '\''].map(|quote| format!("{quote}{value}{quote}"));
     let found = quoted
         .iter()
@@ -394,15 +395,16 @@ fn locate_literal(span: Span<'_>, value: &str) -> Location {
         .map(|at| at + 1);
     match found {
         Some(at) => {
-            let line_start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
+            let line_start = line_start(text, at);
             Location::new(
                 span.first_line + lines_before(at),
                 column(&text[line_start..], at - line_start),
             )
         }
         None => {
-            let end = text.len() - usize::from(text.ends_with(b"\n"));
-            Location::at_line((span.first_line + lines_before(end)).max(1))
+            let last_line = span.first_line + lines_before(text.len())
+                - u64::from(text.last().copied().is_some_and(is_line_end));
+            Location::at_line(last_line.max(1))
         }
     }
 }
@@ -494,14 +496,14 @@ impl IriFinder {
                 self.found.push((iri.to_owned(), location));
                 return location;
             }
-            let lines = text.iter().filter(|&&b| b == b'\n').count() as u64;
-            let last = span.first_line + lines.saturating_sub(u64::from(text.ends_with(b"\n")));
+            let last = span.first_line
+                + line_breaks(text)
+                    .saturating_sub(u64::from(text.last().copied().is_some_and(is_line_end)));
             return Location::at_line(last.max(1));
         };
         self.from = end;
-        let line_start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
-        let line =
-            span.first_line + text[..line_start].iter().filter(|&&b| b == b'\n').count() as u64;
+        let line_start = line_start(text, at);
+        let line = span.first_line + line_breaks(&text[..line_start]);
         let location = Location::new(line, column(&text[line_start..], at - line_start));
         self.found.push((iri.to_owned(), location));
         location

@@ -1,0 +1,140 @@
+//! One definition of a line break for every reader and counter: LF, CRLF, or a CR alone (as
+//! Turtle's `EOL` and `oxttl` have it). A document gives the same statements, and its findings
+//! the same lines, whichever of the three ends its lines — on one thread and on several.
+
+use pidcanon::Registry;
+use pidcanon::rewrite::{Location, Observer, RdfFormat, Recovery, Rewriter, SyntaxError};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// What an observer heard, as text: the locations of rewrites and syntax errors.
+#[derive(Clone, Default)]
+struct Heard(Rc<RefCell<Vec<String>>>);
+
+impl Observer for Heard {
+    fn rewritten(&mut self, location: Location, original: &str, _: &str, _: pidcanon::Kind) {
+        self.0.borrow_mut().push(format!("{location} {original}"));
+    }
+    fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
+        self.0.borrow_mut().push(format!("{error} {recovery:?}"));
+    }
+}
+
+/// Turtle to N-Triples on `threads` threads, bad statements skipped: the output, and what was
+/// heard.
+fn rewrite(input: &[u8], threads: usize) -> (String, Vec<String>) {
+    let rewriter = Rewriter::new(Registry::default())
+        .with_input_format(RdfFormat::Turtle)
+        .with_output_format(RdfFormat::NTriples)
+        .skip_syntax_errors()
+        .with_threads(threads);
+    let heard = Heard::default();
+    let mut out = Vec::new();
+    let mut session = rewriter.session(&mut out).with_observer(heard.clone());
+    session.rewrite(input).expect("rewrites");
+    session.finish().expect("finishes");
+    let heard = heard.0.take();
+    (String::from_utf8(out).expect("UTF-8"), heard)
+}
+
+/// About 2 MB of Turtle (several pieces for the parallel parser): comments ending lines, long
+/// strings over several lines holding what looks like statements, `@prefix` redefined after
+/// a bad statement, and bad statements.
+fn document() -> String {
+    let mut out = String::from("# a document\n@prefix dc: <http://purl.org/dc/terms/> .\n");
+    for i in 0..8_000 {
+        if i % 1_000 == 500 {
+            out.push_str(&format!("<bad{i}> dc:title <a b> .\n"));
+            out.push_str(&format!("@prefix dc: <http://example.org/v{i}/> .\n"));
+        }
+        out.push_str(&format!(
+            "# record {i}\n<info:fedora/demo%3a{i}> dc:relation <hdl://10013/X{i}> ; # a comment\n    \
+             dc:description \"\"\"x\nend .\n<http://e/c> <http://e/d> <http://e/e> .\n\"\"\" ;\n    \
+             dc:creator [ dc:name 'Name {i}' ] .\n"
+        ));
+    }
+    out
+}
+
+/// The same findings: syntax errors in the same order, rewrites in the same order (on several
+/// threads, the two kinds may interleave otherwise).
+fn same(expected: &[String], heard: &[String], case: &str) {
+    for errors in [true, false] {
+        let part = |all: &[String]| -> Vec<String> {
+            let all = all.iter().filter(|h| h.contains("syntax error") == errors);
+            all.cloned().collect()
+        };
+        let (expected, heard) = (part(expected), part(heard));
+        if let Some(at) = expected.iter().zip(&heard).position(|(a, b)| a != b) {
+            panic!(
+                "{case}: finding {at} differs: {:?} != {:?}",
+                expected[at], heard[at]
+            );
+        }
+        assert_eq!(expected.len(), heard.len(), "{case}");
+    }
+}
+
+/// An N-Triples output's escaped line breaks, all as `\n`: a literal keeps the line breaks
+/// its lines were written with.
+fn same_breaks(output: &str) -> String {
+    output.replace("\\r\\n", "\\n").replace("\\r", "\\n")
+}
+
+#[test]
+fn each_line_end_gives_the_same_statements_and_lines_on_any_number_of_threads() {
+    let document = document();
+    let (expected, heard) = rewrite(document.as_bytes(), 1);
+    let errors: Vec<&String> = heard.iter().filter(|h| h.contains("Skipped")).collect();
+    assert_eq!(errors.len(), 8, "{errors:?}");
+    assert!(expected.contains("<info:fedora/demo:7999> <http://example.org/v7500/relation>"));
+    assert_eq!(
+        expected
+            .matches("<http://e/c> <http://e/d> <http://e/e>")
+            .count(),
+        8_000
+    );
+    for end in ["\n", "\r", "\r\n"] {
+        let text = document.replace('\n', end);
+        for threads in [1, 2] {
+            let (out, heard_here) = rewrite(text.as_bytes(), threads);
+            assert!(
+                same_breaks(&out) == expected,
+                "line ends {end:?}, {threads} threads: the statements differ"
+            );
+            same(
+                &heard,
+                &heard_here,
+                &format!("line ends {end:?}, {threads} threads"),
+            );
+        }
+    }
+}
+
+/// A lone CR ending a comment ends it: the long string opened after it is one literal.
+#[test]
+fn a_lone_cr_ending_a_comment_does_not_hide_a_long_string() {
+    let input = "# c\r<http://e/a> <http://e/b> \"\"\"x\nend .\n<http://e/c> <http://e/d> <http://e/e> .\n\"\"\" .\n";
+    for threads in [1, 2] {
+        let (out, heard) = rewrite(input.as_bytes(), threads);
+        assert_eq!(
+            out,
+            "<http://e/a> <http://e/b> \"x\\nend .\\n<http://e/c> <http://e/d> <http://e/e> .\\n\" .\n",
+            "{threads} threads"
+        );
+        assert!(heard.is_empty(), "{heard:?}");
+    }
+}
+
+/// Lone CRs before a bad statement: the error is on its line, and reading starts again on the
+/// line after it — a `@prefix` declared again there applies.
+#[test]
+fn lone_crs_before_a_bad_statement_do_not_shift_the_restart() {
+    let input = "@prefix ex: <http://e/> .\r\r\rex:a ex:b <bad iri> .\n@prefix ex: <http://f/> .\nex:x ex:y ex:z .\n";
+    for threads in [1, 2] {
+        let (out, heard) = rewrite(input.as_bytes(), threads);
+        assert_eq!(out, "<http://f/x> <http://f/y> <http://f/z> .\n");
+        assert_eq!(heard.len(), 1, "{heard:?}");
+        assert!(heard[0].starts_with("4:"), "{heard:?}");
+    }
+}
