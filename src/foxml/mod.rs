@@ -10,4 +10,4 @@ mod object;
 mod store;
 
 pub use object::{Datastream, FoxmlError, FoxmlObject, FoxmlOptions, looks_like_foxml};
-pub use store::{NotFollowed, ObjectStore, read_objects};
+pub use store::{NotFollowed, ObjectStore, PidIndex, read_objects};

@@ -25,8 +25,10 @@ pub enum FoxmlError {
     #[error("not a FOXML object: the root element is <{0}>, not foxml:digitalObject")]
     NotFoxml(String),
     /// The XML is malformed.
-    #[error("byte {offset}: malformed XML: {message}")]
+    #[error("{location}: malformed XML: {message}")]
     Xml {
+        /// Where: the line and column in the file.
+        location: Location,
         /// Where: a byte offset in the file.
         offset: u64,
         /// The XML parser's message.
@@ -48,6 +50,42 @@ pub enum FoxmlError {
         /// The RDF/XML parser's message.
         message: String,
     },
+    /// A value Fedora 3 would not accept: a state that is not `A`, `I` or `D`, a date that is
+    /// not one, a DC `xml:lang` that is not a language tag.
+    #[error("{location}: {message}")]
+    Invalid {
+        /// Where the value is written in the file.
+        location: Location,
+        /// What the value is and the rule it breaks.
+        message: String,
+    },
+}
+
+impl FoxmlError {
+    /// Where in the file the error is, when known.
+    ///
+    /// ```
+    /// use pidcanon::foxml::FoxmlObject;
+    /// let broken = b"<foxml:digitalObject PID=\"demo:1\" xmlns:foxml=\"info:fedora/fedora-system:def/foxml#\">\n <a></b>";
+    /// let error = FoxmlObject::parse(broken).unwrap_err();
+    /// assert_eq!(error.location().map(|l| l.to_string()), Some("2:5".into()));
+    /// ```
+    #[must_use]
+    pub fn location(&self) -> Option<Location> {
+        match self {
+            Self::Xml { location, .. } | Self::Invalid { location, .. } => Some(*location),
+            _ => None,
+        }
+    }
+}
+
+/// A value Fedora would refuse, found while reading: an error when the statements need it
+/// (`rels`: always; otherwise with `--foxml-properties`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Invalid {
+    location: Location,
+    message: String,
+    rels: bool,
 }
 
 /// Whether a document that starts with `prefix` (its first few kilobytes) is a FOXML object:
@@ -85,7 +123,8 @@ pub fn looks_like_foxml(prefix: &[u8]) -> bool {
 pub struct Datastream {
     /// `ID`, e.g. `DC`.
     pub id: String,
-    /// `STATE`: `A`, `I` or `D`.
+    /// `STATE` as written: `A`, `I` or `D` (or `Active`, `Inactive`, `Deleted`, or their
+    /// `model#` IRIs); none is `A`.
     pub state: String,
     /// `CONTROL_GROUP`: `X`, `M`, `E` or `R`.
     pub control_group: String,
@@ -147,8 +186,19 @@ pub struct FoxmlObject {
     /// The current versions of RELS-EXT and RELS-INT, as standalone XML documents with where
     /// each starts in the file (none when the current version is not inline XML).
     relations: Vec<(String, Option<Captured>)>,
-    /// The current version of DC: `(element local name, text)` of its `dc:` elements.
-    dublin_core: Vec<(String, String)>,
+    /// The current version of DC: its `dc:` elements.
+    dublin_core: Vec<DcValue>,
+    /// Values Fedora would refuse, in the order of the file.
+    invalid: Vec<Invalid>,
+}
+
+/// One `dc:` element of DC: its local name, its text trimmed as Fedora trims it, and its own
+/// `xml:lang` (as written; none when absent or empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct DcValue {
+    element: String,
+    text: String,
+    language: Option<String>,
 }
 
 /// The inline XML of a datastream version as a standalone document: the content of its
@@ -185,24 +235,25 @@ impl Captured {
     }
 }
 
-/// A datastream version being read: its `CREATED` (as a sort key) and captured content.
+/// A datastream version being read: its `CREATED` and captured content.
 #[derive(Default)]
 struct Version {
     created: String,
     mime_type: String,
     /// RELS-EXT, RELS-INT: the inline XML; DC: the elements.
     xml: Option<Captured>,
-    dc: Vec<(String, String)>,
+    dc: Vec<DcValue>,
+    /// A DC `xml:lang` that is not a language tag (only the current version's counts).
+    invalid: Option<Invalid>,
 }
 
 impl FoxmlObject {
     /// Reads one FOXML object (into memory: then it is parsed without copying).
     pub fn read(mut input: impl BufRead) -> Result<Self, FoxmlError> {
         let mut bytes = Vec::new();
-        input.read_to_end(&mut bytes).map_err(|e| FoxmlError::Xml {
-            offset: bytes.len() as u64,
-            message: format!("I/O error: {e}"),
-        })?;
+        input
+            .read_to_end(&mut bytes)
+            .map_err(|e| xml_error(&bytes, bytes.len() as u64, format!("I/O error: {e}")))?;
         Self::parse(&bytes)
     }
 
@@ -245,6 +296,14 @@ impl FoxmlObject {
         graph: &GraphName,
         warn: &mut dyn FnMut(&str, Location, String),
     ) -> Result<Vec<(Quad, Location)>, FoxmlError> {
+        let invalid = self.invalid.iter().filter(|i| i.rels || options.properties);
+        // The first in the file.
+        if let Some(invalid) = invalid.min_by_key(|i| (i.location.line(), i.location.column())) {
+            return Err(FoxmlError::Invalid {
+                location: invalid.location,
+                message: invalid.message.clone(),
+            });
+        }
         let object = NamedNode::new(self.iri()).map_err(|e| FoxmlError::Rdf {
             datastream: "PID".into(),
             message: format!("{:?} is not a valid IRI: {e}", self.iri()),
@@ -286,9 +345,16 @@ impl FoxmlObject {
             for datastream in &self.datastreams {
                 add_datastream(&object, datastream, &mut add);
             }
-            for (element, text) in &self.dublin_core {
-                let predicate = format!("http://purl.org/dc/elements/1.1/{element}");
-                add(&object, predicate, Literal::new_simple_literal(text).into());
+            for value in &self.dublin_core {
+                let predicate = format!("http://purl.org/dc/elements/1.1/{}", value.element);
+                let literal = match &value.language {
+                    // Checked when read; the tag is kept as written, like every literal.
+                    Some(language) => {
+                        Literal::new_language_tagged_literal_unchecked(&value.text, language)
+                    }
+                    None => Literal::new_simple_literal(&value.text),
+                };
+                add(&object, predicate, literal.into());
             }
         }
         Ok(quads)
@@ -300,14 +366,37 @@ impl FoxmlObject {
         has_model: bool,
         add: &mut impl FnMut(&NamedNode, String, Term),
     ) {
+        // What the object has not is what Fedora gives it: Active, an empty label and owner.
+        let mut missing = [("state", true), ("label", true), ("ownerId", true)];
         for (name, value) in &self.properties {
-            let term: Term = match name.strip_prefix(MODEL).or(name.strip_prefix(VIEW)) {
-                Some("state") => state(value).into(),
+            let local = name.strip_prefix(MODEL).or(name.strip_prefix(VIEW));
+            let term: Term = match local {
+                // Checked when read.
+                Some("state") => match state(value) {
+                    Some(state) => state.into(),
+                    None => continue,
+                },
                 Some("label" | "ownerId") => Literal::new_simple_literal(value).into(),
-                Some("createdDate" | "lastModifiedDate") => date(value).into(),
+                Some("createdDate" | "lastModifiedDate") => match date(value) {
+                    Some(date) => date.into(),
+                    None => continue,
+                },
                 _ => continue,
             };
+            for (property, absent) in &mut missing {
+                *absent &= local != Some(property);
+            }
             add(object, name.clone(), term);
+        }
+        for (property, absent) in missing {
+            if !absent {
+                continue;
+            }
+            let term: Term = match property {
+                "state" => NamedNode::new_unchecked(format!("{MODEL}Active")).into(),
+                _ => Literal::new_simple_literal("").into(),
+            };
+            add(object, format!("{MODEL}{property}"), term);
         }
         // Every Fedora 3 object has this model, whether its RELS-EXT says so or not.
         if !has_model {
@@ -343,12 +432,8 @@ fn add_datastream(
         format!("{VIEW}isVolatile"),
         Literal::new_simple_literal(volatile.to_string()).into(),
     );
-    if !datastream.created.is_empty() {
-        add(
-            &node,
-            format!("{VIEW}lastModifiedDate"),
-            date(&datastream.created).into(),
-        );
+    if let Some(created) = date(&datastream.created) {
+        add(&node, format!("{VIEW}lastModifiedDate"), created.into());
     }
     if !datastream.mime_type.is_empty() {
         add(
@@ -357,45 +442,175 @@ fn add_datastream(
             Literal::new_simple_literal(&datastream.mime_type).into(),
         );
     }
-    add(
-        &node,
-        format!("{MODEL}state"),
-        state(&datastream.state).into(),
-    );
+    // Checked when read.
+    if let Some(state) = state(&datastream.state) {
+        add(&node, format!("{MODEL}state"), state.into());
+    }
 }
 
-/// `model#Active`, `model#Inactive` or `model#Deleted`, from FOXML 1.1's `Active` or a
-/// datastream's (and FOXML 1.0's) `A`.
-fn state(value: &str) -> NamedNode {
-    let name = match value {
-        "A" | "Active" => "Active",
+/// `model#Active`, `model#Inactive` or `model#Deleted`, from a state as Fedora 3 reads it
+/// (`DOTranslationUtility.readStateAttribute`): `A`, `Active` or the `model#Active` IRI (and
+/// so on), case as written; none written is Active. `None` for anything else.
+fn state(value: &str) -> Option<NamedNode> {
+    let name = match value.strip_prefix(MODEL).unwrap_or(value) {
+        "" | "A" | "Active" => "Active",
         "I" | "Inactive" => "Inactive",
         "D" | "Deleted" => "Deleted",
-        other => other,
+        _ => return None,
     };
-    NamedNode::new(format!("{MODEL}{name}"))
-        .unwrap_or_else(|_| NamedNode::new_unchecked(format!("{MODEL}Active")))
+    Some(NamedNode::new_unchecked(format!("{MODEL}{name}")))
 }
 
-/// An `xsd:dateTime` as Fedora writes it: milliseconds without trailing zeros.
-fn date(value: &str) -> Literal {
-    let trimmed = match value.strip_suffix('Z').and_then(|v| v.split_once('.')) {
-        Some((seconds, fraction)) if fraction.bytes().all(|b| b.is_ascii_digit()) => {
-            let fraction = fraction.trim_end_matches('0');
-            if fraction.is_empty() {
-                format!("{seconds}Z")
-            } else {
-                format!("{seconds}.{fraction}Z")
-            }
+/// Why `value` is no state Fedora knows, if it is not one (`what` names it).
+fn state_error(what: impl FnOnce() -> String, value: &str) -> Option<String> {
+    state(value).is_none().then(|| {
+        format!(
+            "{} {value:?} is not a Fedora state (A, I or D; Active, Inactive or Deleted)",
+            what()
+        )
+    })
+}
+
+/// An `xsd:dateTime` as Fedora writes it (`DateUtility.convertDateToXSDString`), from a date
+/// as it reads one ([`utc_date`]); `None` if `value` is no date.
+fn date(value: &str) -> Option<Literal> {
+    Some(Literal::new_typed_literal(utc_date(value)?, xsd::DATE_TIME))
+}
+
+/// Why `value` is no date, if it is not one. None written is no error: an object made for
+/// ingest leaves the dates to Fedora, and so gives no date triple.
+fn date_error(what: impl FnOnce() -> String, value: &str) -> Option<String> {
+    (!value.is_empty() && utc_date(value).is_none()).then(|| {
+        format!(
+            "{} {value:?} is not a date (YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SS with a \
+             fraction of a second, Z or an offset, as Fedora reads them)",
+            what()
+        )
+    })
+}
+
+/// `value` in UTC with a `Z`, the fraction of a second without trailing zeros:
+/// `YYYY-MM-DDTHH:MM:SS[.fff]Z`. Read as Fedora 3's `DateUtility` reads dates: `YYYY-MM-DD`
+/// (midnight), `YYYY-MM-DDTHH:MM:SS` with an optional fraction, each with or without `Z`
+/// (none is UTC); an offset (`+02:00`) is turned into UTC. `None` for anything else, or a
+/// field out of its range.
+fn utc_date(value: &str) -> Option<String> {
+    let digits = |text: &str| -> Option<i64> {
+        (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| text.parse().ok())
+            .flatten()
+    };
+    let field = |at: usize, len: usize| value.get(at..at + len).and_then(digits);
+    let bytes = value.as_bytes();
+    if value.len() < 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+        return None;
+    }
+    let (year, month, day) = (field(0, 4)?, field(5, 2)?, field(8, 2)?);
+    let (mut time, mut rest) = ((0, 0, 0), &value[10..]);
+    let mut fraction = "";
+    if let Some(after) = rest.strip_prefix('T') {
+        let clock = after.as_bytes();
+        if after.len() < 8 || clock[2] != b':' || clock[5] != b':' {
+            return None;
         }
-        _ => value.to_owned(),
+        let part = |at: usize| after.get(at..at + 2).and_then(digits);
+        time = (part(0)?, part(3)?, part(6)?);
+        rest = &after[8..];
+        if let Some(after) = rest.strip_prefix('.') {
+            let end = after
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(after.len());
+            fraction = after[..end].trim_end_matches('0');
+            if end == 0 {
+                return None;
+            }
+            rest = &after[end..];
+        }
+    }
+    let offset = match rest {
+        "" | "Z" => 0,
+        _ => {
+            let sign = match rest.as_bytes()[0] {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            let zone = &rest[1..];
+            if zone.len() != 5 || zone.as_bytes()[2] != b':' {
+                return None;
+            }
+            let (hours, minutes) = (digits(&zone[..2])?, digits(&zone[3..])?);
+            if hours > 23 || minutes > 59 {
+                return None;
+            }
+            sign * (hours * 60 + minutes)
+        }
     };
-    Literal::new_typed_literal(trimmed, xsd::DATE_TIME)
+    let (hour, minute, second) = time;
+    let month_days = match month {
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        1..=12 => 31,
+        _ => return None,
+    };
+    if day < 1 || day > month_days || hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    // Minutes since 1970-01-01T00:00Z, then back to a civil date in UTC.
+    let minutes = days_from_civil(year, month, day) * 1440 + hour * 60 + minute - offset;
+    let (days, minute_of_day) = (minutes.div_euclid(1440), minutes.rem_euclid(1440));
+    let (year, month, day) = civil_from_days(days);
+    let (hour, minute) = (minute_of_day / 60, minute_of_day % 60);
+    if !(0..=9999).contains(&year) {
+        return None;
+    }
+    let fraction = if fraction.is_empty() {
+        String::new()
+    } else {
+        format!(".{fraction}")
+    };
+    Some(format!(
+        "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}{fraction}Z"
+    ))
 }
 
-/// A `CREATED` value as a key that sorts in time order (fractions of seconds padded).
+/// Days since 1970-01-01 of a date of the proleptic Gregorian calendar (H. Hinnant's
+/// `days_from_civil`).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// The date `days` after 1970-01-01 (H. Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let days = days + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// A `CREATED` value as a key that sorts in time order: the UTC date with its fraction of a
+/// second padded (a value that is no date sorts as written).
 fn created_key(created: &str) -> String {
-    let body = created.strip_suffix('Z').unwrap_or(created);
+    let utc = utc_date(created);
+    let body = utc.as_deref().unwrap_or(created);
+    let body = body.strip_suffix('Z').unwrap_or(body);
     let (seconds, fraction) = body.split_once('.').unwrap_or((body, ""));
     format!("{seconds}.{fraction:0<9}")
 }
@@ -438,6 +653,8 @@ struct Parser<'a> {
     /// The datastream being read, and its current version so far.
     datastream: Option<(Datastream, Option<Version>)>,
     version: Option<Version>,
+    /// The datastream's versions so far, and the `CREATED` values among them that are no date.
+    versions: (usize, Vec<Invalid>),
 }
 
 impl<'a> Parser<'a> {
@@ -453,13 +670,20 @@ impl<'a> Parser<'a> {
             declarations: Vec::new(),
             datastream: None,
             version: None,
+            versions: (0, Vec::new()),
         }
     }
 
     fn xml_error(&self, e: impl std::fmt::Display) -> FoxmlError {
-        FoxmlError::Xml {
-            offset: self.reader.error_position(),
-            message: e.to_string(),
+        xml_error(self.input, self.reader.error_position(), e.to_string())
+    }
+
+    /// Records a value Fedora would refuse, written at `offset`.
+    fn invalid(&mut self, offset: usize, message: String, rels: bool) -> Invalid {
+        Invalid {
+            location: self.location(offset as u64),
+            message,
+            rels,
         }
     }
 
@@ -558,9 +782,19 @@ impl<'a> Parser<'a> {
                 self.object.version = (!version.is_empty()).then_some(version);
             }
             b"property" | b"extproperty" => {
-                self.object
-                    .properties
-                    .push((attribute(b"NAME"), attribute(b"VALUE")));
+                let (name, value) = (attribute(b"NAME"), attribute(b"VALUE"));
+                let problem = match name.strip_prefix(MODEL).or(name.strip_prefix(VIEW)) {
+                    Some("state") => state_error(|| "the object's state".into(), &value),
+                    Some(date @ ("createdDate" | "lastModifiedDate")) => {
+                        date_error(|| format!("the object's {date}"), &value)
+                    }
+                    _ => None,
+                };
+                if let Some(message) = problem {
+                    let invalid = self.invalid(self.event_start, message, false);
+                    self.object.invalid.push(invalid);
+                }
+                self.object.properties.push((name, value));
             }
             b"datastream" => {
                 let datastream = Datastream {
@@ -569,11 +803,24 @@ impl<'a> Parser<'a> {
                     control_group: attribute(b"CONTROL_GROUP"),
                     ..Datastream::default()
                 };
+                self.versions = (0, Vec::new());
+                let what = || format!("datastream {}: STATE", datastream.id);
+                if let Some(message) = state_error(what, &datastream.state) {
+                    let invalid = self.invalid(self.event_start, message, false);
+                    self.object.invalid.push(invalid);
+                }
                 self.datastream = Some((datastream, None));
             }
             b"datastreamVersion" => {
+                let created = attribute(b"CREATED");
+                let what = || format!("datastream version {}: CREATED", attribute(b"ID"));
+                self.versions.0 += 1;
+                if let Some(message) = date_error(what, &created) {
+                    let invalid = self.invalid(self.event_start, message, false);
+                    self.versions.1.push(invalid);
+                }
                 self.version = Some(Version {
-                    created: attribute(b"CREATED"),
+                    created,
                     mime_type: attribute(b"MIMETYPE"),
                     ..Version::default()
                 });
@@ -591,9 +838,11 @@ impl<'a> Parser<'a> {
                 else {
                     return;
                 };
+                // Strictly later, as Fedora compares: of two versions created at once, the
+                // first in the file is current.
                 let later = current
                     .as_ref()
-                    .is_none_or(|c| created_key(&version.created) >= created_key(&c.created));
+                    .is_none_or(|c| created_key(&version.created) > created_key(&c.created));
                 if later {
                     *current = Some(version);
                 }
@@ -603,6 +852,14 @@ impl<'a> Parser<'a> {
                     return;
                 };
                 let current = current.unwrap_or_default();
+                // The current RELS version is chosen by its date: when there is a choice,
+                // that needs dates.
+                let (versions, mut dates) = std::mem::take(&mut self.versions);
+                let rels = matches!(datastream.id.as_str(), "RELS-EXT" | "RELS-INT");
+                for invalid in &mut dates {
+                    invalid.rels = rels && versions > 1;
+                }
+                self.object.invalid.append(&mut dates);
                 datastream.created = current.created;
                 datastream.mime_type = current.mime_type;
                 match datastream.id.as_str() {
@@ -611,7 +868,10 @@ impl<'a> Parser<'a> {
                             .relations
                             .push((datastream.id.clone(), current.xml));
                     }
-                    "DC" => self.object.dublin_core = current.dc,
+                    "DC" => {
+                        self.object.dublin_core = current.dc;
+                        self.object.invalid.extend(current.invalid);
+                    }
                     _ => {}
                 }
                 self.object.datastreams.push(datastream);
@@ -643,35 +903,58 @@ impl<'a> Parser<'a> {
         let mut added = (0, 0, 0);
         let mut dc_elements = Vec::new();
         let mut depth = 0usize;
-        let mut dc_text: Option<(String, String)> = None;
+        let mut dc_text: Option<DcValue> = None;
+        let mut dc_invalid = None;
         loop {
             let event = self.next_event()?;
             let at = self.reader.buffer_position();
-            let error = |message: String| FoxmlError::Xml {
-                offset: at,
-                message,
-            };
+            let input = self.input;
+            let error = |message: String| xml_error(input, at, message);
             match &event {
                 Event::Start(start) => {
                     depth += 1;
                     if dc {
                         self.declarations.push(declarations(start));
                         if self.namespace(start.name()) == Some(DC_NS) {
-                            let name =
+                            let element =
                                 String::from_utf8_lossy(start.local_name().as_ref()).into_owned();
-                            dc_text = Some((name, String::new()));
+                            // Fedora's DCFields reads the element's own xml:lang.
+                            let language = start
+                                .attributes()
+                                .flatten()
+                                .find(|a| a.key.as_ref() == b"xml:lang")
+                                .map(|a| match a.unescape_value() {
+                                    Ok(value) => value.into_owned(),
+                                    Err(_) => String::from_utf8_lossy(&a.value).into_owned(),
+                                })
+                                .filter(|language| !language.is_empty());
+                            if let Some(language) = &language
+                                && dc_invalid.is_none()
+                                && oxilangtag::LanguageTag::parse(language.as_str()).is_err()
+                            {
+                                let message = format!(
+                                    "DC: dc:{element} xml:lang={language:?} is not a language \
+                                     tag (BCP 47)"
+                                );
+                                dc_invalid = Some(self.invalid(self.event_start, message, false));
+                            }
+                            dc_text = Some(DcValue {
+                                element,
+                                text: String::new(),
+                                language,
+                            });
                         }
                     }
                 }
                 Event::Text(text) => {
-                    if let Some((_, value)) = &mut dc_text {
+                    if let Some(value) = &mut dc_text {
                         let unescaped = text.unescape().map_err(|e| error(e.to_string()))?;
-                        value.push_str(&unescaped);
+                        value.text.push_str(&unescaped);
                     }
                 }
                 Event::CData(cdata) => {
-                    if let Some((_, value)) = &mut dc_text {
-                        value.push_str(&String::from_utf8_lossy(cdata));
+                    if let Some(value) = &mut dc_text {
+                        value.text.push_str(&String::from_utf8_lossy(cdata));
                     }
                 }
                 Event::End(_) => {
@@ -682,8 +965,14 @@ impl<'a> Parser<'a> {
                         break;
                     }
                     depth -= 1;
-                    if let Some(element) = dc_text.take() {
-                        dc_elements.push(element);
+                    if let Some(mut value) = dc_text.take() {
+                        // As Java's String.trim(), which DCFields applies: every character up
+                        // to U+0020 at either end.
+                        let trimmed = value.text.trim_matches(|c: char| c <= ' ');
+                        if trimmed.len() != value.text.len() {
+                            value.text = trimmed.to_owned();
+                        }
+                        dc_elements.push(value);
                     }
                 }
                 Event::Eof => {
@@ -734,8 +1023,23 @@ impl<'a> Parser<'a> {
                 version.xml = Some(Captured { xml, origin, added });
             }
             version.dc = dc_elements;
+            version.invalid = dc_invalid;
         }
         Ok(())
+    }
+}
+
+/// A malformed XML error at `offset` in `input`, located by line and column.
+fn xml_error(input: &[u8], offset: u64, message: String) -> FoxmlError {
+    let end = usize::try_from(offset)
+        .unwrap_or(usize::MAX)
+        .min(input.len());
+    let mut position = TextPosition::default();
+    position.advance(&input[..end]);
+    FoxmlError::Xml {
+        location: position.location(),
+        offset,
+        message,
     }
 }
 
@@ -782,18 +1086,45 @@ mod tests {
     }
 
     #[test]
+    fn created_keys_compare_instants() {
+        assert_eq!(
+            created_key("2008-07-02T07:09:42.5+02:00"),
+            created_key("2008-07-02T05:09:42.500Z")
+        );
+        assert!(created_key("2008-07-02T05:09:43") > created_key("2008-07-02T05:09:42.9Z"));
+    }
+
+    #[test]
     fn dates_lose_trailing_zeros() {
+        for (written, utc) in [
+            ("2008-07-02T05:09:42.500Z", "2008-07-02T05:09:42.5Z"),
+            ("2008-07-02T05:09:42.000Z", "2008-07-02T05:09:42Z"),
+            ("2008-07-02T05:09:42.015Z", "2008-07-02T05:09:42.015Z"),
+        ] {
+            assert_eq!(
+                date(written).map(|d| d.value().to_owned()),
+                Some(utc.into())
+            );
+        }
+    }
+
+    #[test]
+    fn dates_cross_days_months_and_years_into_utc() {
         assert_eq!(
-            date("2008-07-02T05:09:42.500Z").value(),
-            "2008-07-02T05:09:42.5Z"
+            utc_date("2008-03-01T00:30:00+01:00").as_deref(),
+            Some("2008-02-29T23:30:00Z")
         );
         assert_eq!(
-            date("2008-07-02T05:09:42.000Z").value(),
-            "2008-07-02T05:09:42Z"
+            utc_date("2007-03-01T00:30:00+01:00").as_deref(),
+            Some("2007-02-28T23:30:00Z")
         );
         assert_eq!(
-            date("2008-07-02T05:09:42.015Z").value(),
-            "2008-07-02T05:09:42.015Z"
+            utc_date("1969-12-31T23:59:59-00:01").as_deref(),
+            Some("1970-01-01T00:00:59Z")
         );
+        assert_eq!(utc_date("2008-02-30"), None);
+        assert_eq!(utc_date("2008-07-02T24:00:00Z"), None);
+        assert_eq!(utc_date("2008-07-02T05:09:42.Z"), None);
+        assert_eq!(utc_date("2008-07-02T05:09:42+2:00"), None);
     }
 }
