@@ -34,10 +34,12 @@
 //! ```
 
 use super::EventMarks;
+use super::marks::Note;
 use crate::position::TextPosition;
 use crate::rewrite::Location;
+use oxiri::Iri;
 use quick_xml::events::attributes::Attribute;
-use quick_xml::events::{BytesStart, BytesText, Event};
+use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::{Namespace, PrefixDeclaration, QName, ResolveResult};
 use quick_xml::{NsReader, Writer};
 use std::borrow::Cow;
@@ -112,15 +114,37 @@ impl<R: BufRead> BufRead for Counted<R> {
     }
 }
 
+/// An open element: what its children are, and the `xml:lang` (as written) and base IRI in
+/// its scope.
+#[derive(Debug, Clone)]
+struct Open {
+    children: Children,
+    language: Option<Rc<str>>,
+    base: Option<Rc<str>>,
+}
+
+/// Text held back until the next event tells whether it has a place: the text (escaped as
+/// XML text) of the text events and CDATA sections met since the last tag, comments between
+/// them left out, and where it starts.
+struct Pending {
+    text: Vec<u8>,
+    at: Location,
+    /// Whether a CDATA section is part of it (then it is not "only references").
+    cdata: bool,
+}
+
 /// The legacy pre-pass: a reader of the corrected document. See the [module docs](self).
 pub struct LegacyRdfXml<R, W> {
     reader: NsReader<Counted<R>>,
     warn: W,
-    /// What the children of each open element are, and whether the pre-pass declared its
-    /// prefix on it.
-    stack: Vec<(Children, bool)>,
+    /// Whether the legacy uses are read (not with [`Self::strictly`]).
+    legacy: bool,
+    /// The document's base IRI, if any.
+    base: Option<Rc<str>>,
+    /// The open elements.
+    stack: Vec<Open>,
     /// Text held back until the next event tells whether it has a place.
-    pending: Option<(BytesText<'static>, Location)>,
+    pending: Option<Pending>,
     /// Kinds of legacy use already reported.
     reported: Vec<String>,
     buf: Vec<u8>,
@@ -143,6 +167,8 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
         Self {
             reader,
             warn,
+            legacy: true,
+            base: None,
             stack: Vec::new(),
             pending: None,
             reported: Vec::new(),
@@ -160,6 +186,23 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
     #[must_use]
     pub fn marking(mut self, marks: Rc<RefCell<EventMarks>>) -> Self {
         self.marks = Some(marks);
+        self
+    }
+
+    /// Resolves a relative `xml:base` against `base` (the document's base IRI) where no other
+    /// base is in scope.
+    #[must_use]
+    pub fn with_base(mut self, base: Option<&str>) -> Self {
+        self.base = base.map(Rc::from);
+        self
+    }
+
+    /// Leaves the legacy uses as they are (for a strict reading, where they are errors): only
+    /// what standard RDF/XML needs and `oxrdfxml` does not do is done — a relative `xml:base`
+    /// resolved, a property's text split by comments or CDATA sections joined.
+    #[must_use]
+    pub fn strictly(mut self) -> Self {
+        self.legacy = false;
         self
     }
 
@@ -190,26 +233,46 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
                 return Err(io::Error::new(io::ErrorKind::InvalidData, error));
             }
         };
+        let in_literal = self.children() == Some(Children::Literal);
         match event {
-            Event::Text(text) if self.children() != Some(Children::Literal) => {
-                self.flush_pending(true);
-                self.pending = Some((text, at));
+            Event::Text(text) if !in_literal => self.hold(&text, at, false),
+            Event::CData(cdata) if !in_literal => {
+                // One text with the text around it, as rapper reads it.
+                let text = cdata.escape().map_err(|e| {
+                    let message = format!("malformed XML: {e}");
+                    io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        XmlError {
+                            location: at,
+                            message,
+                        },
+                    )
+                })?;
+                self.hold(&text, at, true);
             }
+            // A comment (or processing instruction) between two texts does not split them.
+            Event::Comment(_) | Event::PI(_) if !in_literal && self.pending.is_some() => {}
             Event::Start(start) => {
                 self.flush_pending(false);
-                let (start, children, declared) = self.element(start, at);
-                self.stack.push((children, declared));
-                self.write(Event::Start(start), at)?;
+                let (start, open, note) = self.element(start, at);
+                self.stack.push(open);
+                self.write(Event::Start(start), at, note)?;
             }
             Event::Empty(start) => {
                 self.flush_pending(false);
-                let (start, ..) = self.element(start, at);
-                self.write(Event::Empty(start), at)?;
+                let (start, _, note) = self.element(start, at);
+                self.write(Event::Empty(start), at, note)?;
             }
             Event::End(end) => {
-                let closes_object = self.stack.pop().map(|(c, _)| c) == Some(Children::Object);
-                self.flush_pending(closes_object);
-                self.write(Event::End(end), at)?;
+                let open = self.stack.pop();
+                let children = open.as_ref().map(|o| o.children);
+                self.flush_pending(children == Some(Children::Object));
+                let note = open.and_then(|open| {
+                    let closes_literal = open.children == Children::Literal
+                        && self.children() != Some(Children::Literal);
+                    noted(closes_literal, open.language, None)
+                });
+                self.write(Event::End(end), at, note)?;
             }
             Event::Eof => {
                 self.flush_pending(false);
@@ -217,19 +280,36 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             }
             other => {
                 self.flush_pending(true);
-                self.write(other, at)?;
+                self.write(other, at, None)?;
             }
         }
         Ok(())
     }
 
+    /// Holds `text` back, after the text held back already.
+    fn hold(&mut self, text: &[u8], at: Location, cdata: bool) {
+        match &mut self.pending {
+            Some(pending) => {
+                pending.text.extend_from_slice(text);
+                pending.cdata |= cdata;
+            }
+            None => {
+                self.pending = Some(Pending {
+                    text: text.to_vec(),
+                    at,
+                    cdata,
+                });
+            }
+        }
+    }
+
     /// Writes the held-back text, unless `placed` is false and it is whitespace-and-references
     /// text that RDF/XML cannot place (other text is written: the parser reports it).
     fn flush_pending(&mut self, placed: bool) {
-        let Some((text, at)) = self.pending.take() else {
+        let Some(Pending { text, at, cdata }) = self.pending.take() else {
             return;
         };
-        if !placed && is_references_only(&text) {
+        if !placed && self.legacy && !cdata && is_references_only(&text) {
             let shown = String::from_utf8_lossy(&text).trim().to_owned();
             self.report(
                 at,
@@ -238,22 +318,22 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             );
             return;
         }
-        // Writing to a Vec cannot fail.
-        let _ = Writer::new(&mut self.out).write_event(Event::Text(text));
+        // Text events are written as they were read (escaped).
+        self.out.extend_from_slice(&text);
     }
 
     /// Writes `event`, which was at `at` in the input.
-    fn write(&mut self, event: Event<'_>, at: Location) -> io::Result<()> {
+    fn write(&mut self, event: Event<'_>, at: Location, note: Option<Rc<Note>>) -> io::Result<()> {
         if let Some(marks) = &self.marks {
             let offset = self.out_offset + self.out.len() as u64;
-            marks.borrow_mut().mark(offset, at);
+            marks.borrow_mut().mark_noted(offset, at, note);
         }
         Writer::new(&mut self.out).write_event(event)
     }
 
     /// What the children of the innermost open element are.
     fn children(&self) -> Option<Children> {
-        self.stack.last().map(|&(children, _)| children)
+        self.stack.last().map(|open| open.children)
     }
 
     /// A prefix in scope bound to the RDF namespace, if any.
@@ -268,27 +348,62 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             })
     }
 
-    /// The element with its legacy attributes qualified, what its children are, and whether the
-    /// pre-pass declared its own prefix on it (no prefix for the RDF namespace was in scope).
+    /// The element as `oxrdfxml` is to read it — its legacy attributes qualified, a relative
+    /// `xml:base` resolved — with what it opens (its children, its language and base) and what
+    /// is noted about its tag.
     fn element(
         &mut self,
         start: BytesStart<'static>,
         at: Location,
-    ) -> (BytesStart<'static>, Children, bool) {
-        let parent = self.children();
-        if parent == Some(Children::Literal) {
-            return (start, Children::Literal, false);
+    ) -> (BytesStart<'static>, Open, Option<Rc<Note>>) {
+        let parent = self.stack.last().cloned();
+        if let Some(parent) = parent.filter(|p| p.children == Children::Literal) {
+            // Literal content: the literal's value, untouched.
+            return (start, parent, None);
         }
+        let parent = self.stack.last();
+        let parent_children = parent.map(|p| p.children);
+        let mut language = parent.and_then(|p| p.language.clone());
+        let in_scope_base = parent.map_or(self.base.clone(), |p| p.base.clone());
+        let mut base = in_scope_base.clone();
         let (namespace, local) = self.reader.resolve_element(start.name());
-        let is_rdf_root = parent.is_none()
+        let is_rdf_root = parent_children.is_none()
             && namespace == ResolveResult::Bound(Namespace(RDF_NS))
             && local.as_ref() == b"RDF";
         let rdf_prefix = self.rdf_prefix();
         let prefix = rdf_prefix.as_deref().unwrap_or(PREFIX);
         let mut changes = Vec::new();
+        let mut values = Vec::new();
+        let mut unresolved_base = None;
         let mut parse_type = None;
         for attribute in start.attributes().flatten() {
             let key = attribute.key.as_ref();
+            if key == b"xml:lang" || key == b"xml:base" {
+                let value = attribute.unescape_value().map_or_else(
+                    |_| String::from_utf8_lossy(&attribute.value).into_owned(),
+                    Cow::into_owned,
+                );
+                if key == b"xml:lang" {
+                    language = (!value.is_empty()).then(|| Rc::from(value.as_str()));
+                    continue;
+                }
+                if Iri::parse(value.as_str()).is_ok() {
+                    base = Some(Rc::from(value.as_str()));
+                } else if let Some(resolved) = in_scope_base
+                    .as_deref()
+                    .and_then(|b| Iri::parse(b).ok())
+                    .and_then(|b| b.resolve(&value).ok())
+                {
+                    base = Some(Rc::from(resolved.as_str()));
+                    values.push(("xml:base".to_owned(), resolved.into_inner()));
+                } else {
+                    unresolved_base = Some(value);
+                }
+                continue;
+            }
+            if !self.legacy {
+                continue;
+            }
             let (attribute_namespace, _) = self.reader.resolve_attribute(attribute.key);
             let unqualified = attribute_namespace == ResolveResult::Unbound && key != b"xmlns";
             let name = String::from_utf8_lossy(key).into_owned();
@@ -297,13 +412,19 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             } else if unqualified && LEGACY_ATTRIBUTES.contains(&name.as_str()) {
                 changes.push((name.clone(), format!("{prefix}:{name}")));
             }
+        }
+        for attribute in start.attributes().flatten() {
+            let (attribute_namespace, _) = self.reader.resolve_attribute(attribute.key);
+            let unqualified =
+                attribute_namespace == ResolveResult::Unbound && attribute.key.as_ref() != b"xmlns";
             let is_parse_type = attribute.key.local_name().as_ref() == b"parseType"
-                && (unqualified || attribute_namespace == ResolveResult::Bound(Namespace(RDF_NS)));
+                && ((self.legacy && unqualified)
+                    || attribute_namespace == ResolveResult::Bound(Namespace(RDF_NS)));
             if is_parse_type {
                 parse_type = Some(attribute.value.into_owned());
             }
         }
-        let children = match parent {
+        let children = match parent_children {
             None if is_rdf_root => Children::Nodes,
             None | Some(Children::Nodes | Children::Object) => Children::Properties,
             Some(Children::Properties) => match parse_type.as_deref() {
@@ -314,20 +435,6 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             },
             Some(Children::Literal) => Children::Literal,
         };
-        if children == Children::Literal && self.stack.iter().any(|&(_, declared)| declared) {
-            self.report(
-                at,
-                "literal",
-                format!(
-                    "the XML literal here carries the declaration xmlns:{PREFIX}=\"{}\" the \
-                     pre-pass added to read legacy attributes",
-                    String::from_utf8_lossy(RDF_NS)
-                ),
-            );
-        }
-        if changes.is_empty() {
-            return (start, children, false);
-        }
         for (from, to) in &changes {
             let rule = if to == "xml:base" {
                 "(as xml:base)"
@@ -341,30 +448,90 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             };
             self.report(at, from, what);
         }
+        // A legacy `base` on rdf:RDF is the document's base, resolved like xml:base.
+        if let Some(legacy_base) = changes
+            .iter()
+            .any(|(_, to)| to == "xml:base")
+            .then(|| {
+                start
+                    .attributes()
+                    .flatten()
+                    .find(|a| a.key.as_ref() == b"base")
+            })
+            .flatten()
+        {
+            let value = legacy_base.unescape_value().map_or_else(
+                |_| String::from_utf8_lossy(&legacy_base.value).into_owned(),
+                Cow::into_owned,
+            );
+            if Iri::parse(value.as_str()).is_ok() {
+                base = Some(Rc::from(value.as_str()));
+            } else if let Some(resolved) = in_scope_base
+                .as_deref()
+                .and_then(|b| Iri::parse(b).ok())
+                .and_then(|b| b.resolve(&value).ok())
+            {
+                base = Some(Rc::from(resolved.as_str()));
+                values.push(("base".to_owned(), resolved.into_inner()));
+            } else {
+                unresolved_base = Some(value);
+            }
+        }
         let declare = rdf_prefix.is_none() && changes.iter().any(|(_, to)| to != "xml:base");
-        (qualified(&start, &changes, declare), children, declare)
+        let note = noted(false, language.clone(), unresolved_base);
+        let open = Open {
+            children,
+            language,
+            base,
+        };
+        if changes.is_empty() && values.is_empty() {
+            return (start, open, note);
+        }
+        (rebuilt(&start, &changes, &values, declare), open, note)
     }
 }
 
-/// `start` with the attributes named in `changes` renamed, and when `declare`, the RDF
-/// namespace declared for the prefix of the pre-pass.
-fn qualified(
+/// The note about a tag, if there is anything to note.
+fn noted(
+    closes_literal: bool,
+    language: Option<Rc<str>>,
+    unresolved_base: Option<String>,
+) -> Option<Rc<Note>> {
+    (closes_literal || language.is_some() || unresolved_base.is_some()).then(|| {
+        Rc::new(Note {
+            closes_literal,
+            language,
+            unresolved_base,
+        })
+    })
+}
+
+/// `start` with the attributes named in `changes` renamed, the values of those named in
+/// `values` replaced, and when `declare`, the RDF namespace declared for the prefix of the
+/// pre-pass.
+fn rebuilt(
     start: &BytesStart<'_>,
     changes: &[(String, String)],
+    values: &[(String, String)],
     declare: bool,
 ) -> BytesStart<'static> {
     let name = String::from_utf8_lossy(start.name().as_ref()).into_owned();
     let mut fixed = BytesStart::new(name);
     for attribute in start.attributes().flatten() {
-        let key = String::from_utf8_lossy(attribute.key.as_ref()).into_owned();
+        let written = String::from_utf8_lossy(attribute.key.as_ref()).into_owned();
+        let value = values.iter().find(|(name, _)| *name == written);
         let key = changes
             .iter()
-            .find(|(from, _)| *from == key)
-            .map_or(key, |(_, to)| to.clone());
-        fixed.push_attribute(Attribute {
-            key: QName(key.as_bytes()),
-            value: Cow::Borrowed(&attribute.value),
-        });
+            .find(|(from, _)| *from == written)
+            .map_or(written, |(_, to)| to.clone());
+        match value {
+            // Escaped as an attribute value.
+            Some((_, value)) => fixed.push_attribute((key.as_str(), value.as_str())),
+            None => fixed.push_attribute(Attribute {
+                key: QName(key.as_bytes()),
+                value: Cow::Borrowed(&attribute.value),
+            }),
+        }
     }
     if declare {
         let declaration = format!("xmlns:{PREFIX}");
@@ -376,15 +543,18 @@ fn qualified(
     fixed
 }
 
-/// Whether the pre-pass may change anything in the document `xml`: it holds a reference (`&`,
-/// which text it drops must hold) or what may be an unqualified attribute it qualifies
-/// (`about=`, `base=`, …). When not, reading `xml` strictly gives the same statements, for less
-/// work.
+/// Whether the pre-pass may change anything in the document `xml`, or note anything its
+/// statements need: it holds a reference (`&`, which text it drops must hold), what may be an
+/// unqualified attribute it qualifies (`about=`, `base=`, …), a comment or CDATA section (`<!`,
+/// which may split a text), an `xml:` attribute (a base to resolve, a language whose case to
+/// keep) or a `parseType` (an XML literal). When not, reading `xml` as it is gives the same
+/// statements, for less work.
 ///
 /// ```
 /// use pidcanon::rdfxml::may_need_legacy_reading;
 /// assert!(may_need_legacy_reading(br#"<Description about="info:fedora/demo:1"/>"#));
 /// assert!(may_need_legacy_reading(b"<rdf:RDF>&#160;</rdf:RDF>"));
+/// assert!(may_need_legacy_reading(br#"<rdf:Description xml:base="a/"/>"#));
 /// assert!(!may_need_legacy_reading(br#"<rdf:Description rdf:about="info:fedora/demo:1"/>"#));
 /// ```
 #[must_use]
@@ -397,7 +567,11 @@ pub fn may_need_legacy_reading(xml: &[u8]) -> bool {
                 && xml[at + name.len()..].trim_ascii_start().starts_with(b"=")
         })
     };
+    let holds = |text: &str| memchr::memmem::find(xml, text.as_bytes()).is_some();
     memchr::memchr(b'&', xml).is_some()
+        || holds("<!")
+        || holds("xml:")
+        || holds("parseType")
         || LEGACY_ATTRIBUTES
             .into_iter()
             .chain(["base"])

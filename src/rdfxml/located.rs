@@ -1,11 +1,13 @@
 //! RDF/XML parsed by `oxrdfxml`, each triple and error with where it is in the input.
 
-use super::{EventMarks, LegacyRdfXml, TagMarks};
+use super::marks::Note;
+use super::{EventMarks, LegacyRdfXml, TagMarks, XmlError};
 use crate::rewrite::Location;
-use oxrdf::Triple;
+use oxrdf::vocab::rdf;
+use oxrdf::{Literal, Term, Triple};
 use oxrdfxml::{RdfXmlParseError, RdfXmlParser, RdfXmlPrefixesIter, ReaderRdfXmlParser};
 use std::cell::RefCell;
-use std::io::{BufRead, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::rc::Rc;
 
 /// The triples of an RDF/XML document, each (or the error met instead) with the location in
@@ -35,10 +37,18 @@ pub struct LocatedRdfXml<'a> {
 }
 
 impl<'a> LocatedRdfXml<'a> {
-    /// Reads `input` as it is.
+    /// Reads `input` strictly: legacy uses are errors. What standard RDF/XML needs and
+    /// `oxrdfxml` does not do is done (through [`LegacyRdfXml::strictly`]): a relative
+    /// `xml:base` resolved against the base in scope, a property's text split by comments or
+    /// CDATA sections read as one, an XML literal with its namespaces declared once where used,
+    /// language tags as written.
     pub fn strict(parser: RdfXmlParser, input: impl Read + 'a) -> Self {
         let marks = Rc::new(RefCell::new(EventMarks::default()));
-        let input = TagMarks::new(input, Rc::clone(&marks));
+        let base = base_of(&parser);
+        let input = LegacyRdfXml::new(BufReader::new(input), |_, _| {})
+            .strictly()
+            .with_base(base.as_deref())
+            .marking(Rc::clone(&marks));
         Self {
             triples: parser.for_reader(Box::new(input)),
             marks,
@@ -53,7 +63,10 @@ impl<'a> LocatedRdfXml<'a> {
         warn: impl FnMut(Location, String) + 'a,
     ) -> Self {
         let marks = Rc::new(RefCell::new(EventMarks::default()));
-        let input = LegacyRdfXml::new(input, warn).marking(Rc::clone(&marks));
+        let base = base_of(&parser);
+        let input = LegacyRdfXml::new(input, warn)
+            .with_base(base.as_deref())
+            .marking(Rc::clone(&marks));
         Self {
             triples: parser.for_reader(Box::new(input)),
             marks,
@@ -71,7 +84,12 @@ impl<'a> LocatedRdfXml<'a> {
         if super::may_need_legacy_reading(xml) {
             Self::legacy(parser, xml, warn)
         } else {
-            Self::strict(parser, xml)
+            let marks = Rc::new(RefCell::new(EventMarks::default()));
+            let input = TagMarks::new(xml, Rc::clone(&marks));
+            Self {
+                triples: parser.for_reader(Box::new(input)),
+                marks,
+            }
         }
     }
 
@@ -91,10 +109,66 @@ impl Iterator for LocatedRdfXml<'_> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let result = self.triples.next()?;
-        let at = self
-            .marks
-            .borrow_mut()
-            .event_ending_at(self.triples.buffer_position());
+        let mut marks = self.marks.borrow_mut();
+        let at = marks.event_ending_at(self.triples.buffer_position());
+        let Some(note) = marks.last_note() else {
+            return Some((result, at));
+        };
+        let result = match result {
+            Ok(mut triple) => {
+                if let Term::Literal(literal) = &triple.object
+                    && let Some(literal) = as_written(literal, &note)
+                {
+                    triple.object = literal.into();
+                }
+                Ok(triple)
+            }
+            Err(RdfXmlParseError::Syntax(e)) if note.unresolved_base.is_some() => {
+                let base = note.unresolved_base.as_deref().unwrap_or_default();
+                let message = format!(
+                    "xml:base {base:?} is a relative IRI, and there is no base IRI to resolve it \
+                     against (give one with --base): {e}"
+                );
+                let error = XmlError {
+                    location: at,
+                    message,
+                };
+                Err(RdfXmlParseError::Io(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    error,
+                )))
+            }
+            other => other,
+        };
         Some((result, at))
     }
+}
+
+/// `literal` as the input wrote it, where `oxrdfxml` gave it otherwise (`None` where it did
+/// not): an XML literal completed at the end of a `parseType="Literal"` property with its
+/// namespaces declared once where used; a language tag in the case it was written in.
+fn as_written(literal: &Literal, note: &Note) -> Option<Literal> {
+    if note.closes_literal && literal.datatype() == rdf::XML_LITERAL {
+        let value = super::literal::declare_used(literal.value())?;
+        return Some(Literal::new_typed_literal(value, rdf::XML_LITERAL));
+    }
+    let (Some(language), Some(written)) = (literal.language(), note.language.as_deref()) else {
+        return None;
+    };
+    // `oxrdfxml` lower-cases the tag it read (and checked): the same tag, in the case written.
+    (language != written && written.to_ascii_lowercase() == language).then(|| {
+        if let Some(direction) = literal.direction() {
+            return Literal::new_directional_language_tagged_literal_unchecked(
+                literal.value(),
+                written,
+                direction,
+            );
+        }
+        Literal::new_language_tagged_literal_unchecked(literal.value(), written)
+    })
+}
+
+/// The base IRI `parser` was given.
+fn base_of(parser: &RdfXmlParser) -> Option<String> {
+    parser.clone().for_slice(&[]).base_iri().map(str::to_owned)
 }

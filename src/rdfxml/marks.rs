@@ -35,30 +35,58 @@ use std::rc::Rc;
 /// parser's read-ahead.
 #[derive(Debug, Default)]
 pub struct EventMarks {
-    marks: VecDeque<(u64, Location)>,
+    marks: VecDeque<(u64, Location, Option<Rc<Note>>)>,
     /// The last mark dropped: where the event that contains the located offset starts.
     last: Location,
+    /// What the pre-pass noted about that event.
+    last_note: Option<Rc<Note>>,
+}
+
+/// What the pre-pass knows about a tag that `oxrdfxml` does not tell: what a statement
+/// completed there needs to come out as it was written.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Note {
+    /// The tag ends a `parseType="Literal"` property element: the XML literal completed there
+    /// is made of the element's content.
+    pub(crate) closes_literal: bool,
+    /// The `xml:lang` in scope of the element the tag starts or ends, as written (`oxrdfxml`
+    /// gives it lower-cased).
+    pub(crate) language: Option<Rc<str>>,
+    /// A relative `xml:base` on the element, with no base to resolve it against.
+    pub(crate) unresolved_base: Option<String>,
 }
 
 impl EventMarks {
     /// Records that the tag at `offset` in the stream was written at `at` in the input.
     /// Offsets must come in increasing order.
     pub fn mark(&mut self, offset: u64, at: Location) {
-        self.marks.push_back((offset, at));
+        self.marks.push_back((offset, at, None));
+    }
+
+    /// [`Self::mark`], with what the pre-pass noted about the tag.
+    pub(crate) fn mark_noted(&mut self, offset: u64, at: Location, note: Option<Rc<Note>>) {
+        self.marks.push_back((offset, at, note));
     }
 
     /// Where the event that ends at stream offset `end` starts in the input (the last tag that
     /// starts before `end`), or the unknown location before any tag. Offsets asked for must not
     /// decrease.
     pub fn event_ending_at(&mut self, end: u64) -> Location {
-        while let Some(&(offset, at)) = self.marks.front() {
-            if offset >= end {
+        while let Some((offset, ..)) = self.marks.front() {
+            if *offset >= end {
                 break;
             }
-            self.last = at;
-            self.marks.pop_front();
+            if let Some((_, at, note)) = self.marks.pop_front() {
+                self.last = at;
+                self.last_note = note;
+            }
         }
         self.last
+    }
+
+    /// What was noted about the event [`Self::event_ending_at`] found last.
+    pub(crate) fn last_note(&self) -> Option<Rc<Note>> {
+        self.last_note.clone()
     }
 }
 
