@@ -411,6 +411,12 @@ pub struct LargeClass {
     pub largest_join: Option<ClassJoin>,
 }
 
+/// A member of a collapsed class, as the [`Equivalences`] it came from numbers them (the IRI's
+/// interned id): the same IRI is the same member, in every thread. Read it back with
+/// [`Equivalences::iri`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Member(pub(crate) u32);
+
 /// Frozen equivalence classes: look up the representative of a canonical IRI.
 pub struct Equivalences {
     iris: Interner,
@@ -441,6 +447,39 @@ impl Equivalences {
         let id = self.iris.find(iri)?;
         let rep = self.representative[id as usize];
         (rep != id && rep != NONE).then(|| self.iris.get(rep))
+    }
+
+    /// `iri` as a member of a collapsed class (representatives included); `None` when it is in
+    /// no class or in one too large to collapse. Allocates nothing.
+    ///
+    /// ```
+    /// use pidcanon::equivalence::{EquivalencesBuilder, Origin, RepresentativeOrder};
+    /// use pidcanon::Kind;
+    /// let mut builder = EquivalencesBuilder::new(RepresentativeOrder::default());
+    /// builder.add(("http://a/", Kind::Iri), ("hdl:10013/x", Kind::Handle), Origin::default())?;
+    /// let e = builder.freeze(10);
+    /// let a = e.member("http://a/").unwrap();
+    /// assert_eq!(e.iri(a), "http://a/");
+    /// assert_eq!(e.iri(e.representative_of(a)), "hdl:10013/x");
+    /// assert_eq!(e.member("http://b/"), None);
+    /// # Ok::<(), pidcanon::equivalence::TooManyIdentifiers>(())
+    /// ```
+    #[must_use]
+    pub fn member(&self, iri: &str) -> Option<Member> {
+        let id = self.iris.find(iri)?;
+        (self.representative[id as usize] != NONE).then_some(Member(id))
+    }
+
+    /// The IRI of `member`.
+    #[must_use]
+    pub fn iri(&self, member: Member) -> &str {
+        self.iris.get(member.0)
+    }
+
+    /// The representative of `member`'s class (itself, for the representative).
+    #[must_use]
+    pub fn representative_of(&self, member: Member) -> Member {
+        Member(self.representative[member.0 as usize])
     }
 
     /// Whether `iri` is a member of a collapsed class (representatives included).

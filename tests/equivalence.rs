@@ -19,7 +19,8 @@ use std::collections::BTreeSet;
 const SAME_AS: &str = "http://www.w3.org/2002/07/owl#sameAs";
 
 /// Both passes through the library: the classes of `input`, then the rewrite to N-Triples (line
-/// by line from N-Triples, parsed and serialized from Turtle); the output and the map.
+/// by line from N-Triples, parsed and serialized from Turtle) or N-Quads (from N-Quads); the
+/// output and the map.
 fn collapse(input: &str, format: RdfFormat, threads: usize) -> (String, String) {
     let (output, map, _) = collapse_with(input, format, threads, None);
     (output, map)
@@ -44,7 +45,10 @@ fn collapse_with(
     let equivalences = collector.finish(1000, false);
     let mut rewriter = Rewriter::new(Registry::default())
         .with_input_format(format)
-        .with_output_format(RdfFormat::NTriples)
+        .with_output_format(match format {
+            RdfFormat::NQuads => RdfFormat::NQuads,
+            _ => RdfFormat::NTriples,
+        })
         .with_threads(threads)
         .with_mapping(IriMapping::new().with_equivalences(equivalences, vec![SAME_AS.into()]));
     if let Some(literals) = literals {
@@ -166,7 +170,10 @@ fn a_statement_joining_two_large_classes_is_reported_and_refused() {
 #[test]
 fn classes_gathered_beforehand_rewrite_each_part_as_the_whole_input_does() {
     // What the Spark job does: the classes of the whole input (from a first run's map), then
-    // each part of the input in one pass with `--equivalences-only`.
+    // each part of the input in one pass with `--equivalences-only`. Every statement but the
+    // equivalences comes out where it stood, as in the whole; each part ends with the links of
+    // the members its own equivalence statements name, so the parts together hold the whole's
+    // links (a member named in two parts is linked in both).
     let input = corpus(3, 9, 2, true);
     let dir = tempfile::tempdir().expect("works in the test");
     let classes = dir.path().join("classes.tsv");
@@ -193,10 +200,20 @@ fn classes_gathered_beforehand_rewrite_each_part_as_the_whole_input_does() {
         );
         parts.extend_from_slice(&out.stdout);
     }
-    assert_eq!(
+    let (parts, whole_output) = (
         String::from_utf8_lossy(&parts),
-        String::from_utf8_lossy(&whole.stdout)
+        String::from_utf8_lossy(&whole.stdout),
     );
+    let split = |text: &str| -> (Vec<String>, BTreeSet<String>) {
+        let (links, rest): (Vec<&str>, Vec<&str>) =
+            text.lines().partition(|line| line.contains(SAME_AS));
+        (
+            rest.into_iter().map(str::to_owned).collect(),
+            links.into_iter().map(str::to_owned).collect(),
+        )
+    };
+    assert_eq!(split(&parts), split(&whole_output));
+    assert!(whole_output.contains(SAME_AS));
     // The inputs' own equivalence statements are not read then: with no classes given, only
     // spellings change.
     let empty = dir.path().join("empty.tsv");
@@ -442,9 +459,78 @@ proptest! {
             .lines()
             .filter_map(|line| line.split('\t').next().map(str::to_owned))
             .collect();
+        let registry = Registry::default();
         for iri in iris(&input) {
             prop_assert!(kept.contains(&iri) || mapped.contains(&iri), "{} is lost", iri);
+            // Not only in the map: every identifier is in the output graph, in its canonical
+            // form — rewritten, or linked from its class's representative.
+            let canonical = match registry.canonicalize_claimed(&iri) {
+                Some(Ok(c)) => c.iri.into_owned(),
+                _ => iri.clone(),
+            };
+            prop_assert!(kept.contains(&canonical), "{} ({}) is not in the output", iri, canonical);
         }
+        // Two different sides of an equivalence come out as one link each, once.
+        let links: Vec<&str> = once
+            .lines()
+            .filter(|line| line.contains(SAME_AS))
+            .filter(|line| {
+                let terms: Vec<&str> = line.split(' ').collect();
+                terms[0] != terms[2]
+            })
+            .collect();
+        let distinct: BTreeSet<&str> = links.iter().copied().collect();
+        prop_assert_eq!(distinct.len(), links.len(), "{}", once);
+    }
+}
+
+/// A dataset of statements among a few identifiers, in the default graph, a named graph (in
+/// two spellings of one DOI) or a blank-node graph.
+fn datasets() -> impl Strategy<Value = Vec<String>> {
+    let graph = prop_oneof![
+        Just(String::new()),
+        Just(" <doi:10.5555/G>".to_owned()),
+        Just(" <http://dx.doi.org/10.5555/g>".to_owned()),
+        Just(" _:g1".to_owned()),
+    ];
+    (graphs(), prop::collection::vec(graph, 40)).prop_map(|(statements, graphs)| {
+        statements
+            .iter()
+            .zip(graphs)
+            .map(|(line, graph)| format!("{}{graph} .\n", line.trim_end().trim_end_matches(" .")))
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn links_stay_in_their_graphs_on_both_pipelines_in_any_order(
+        statements in datasets(),
+        rotate in any::<prop::sample::Index>(),
+    ) {
+        let input: String = statements.concat();
+        let mut rotated = statements.clone();
+        if !rotated.is_empty() {
+            let by = rotate.index(rotated.len());
+            rotated.rotate_left(by);
+        }
+        let (lines, _) = collapse(&input, RdfFormat::NQuads, 1);
+        let (other_order, _) = collapse(&rotated.concat(), RdfFormat::NQuads, 2);
+        prop_assert_eq!(sorted_lines(&lines), sorted_lines(&other_order));
+        // The graph pipeline (taken for identifier literals, of which there are none here).
+        let literals = LiteralRewriter::new(Default::default());
+        let (graph, _, report) = collapse_with(&input, RdfFormat::NQuads, 1, Some(literals));
+        prop_assert_eq!(sorted_lines(&lines), sorted_lines(&graph));
+        prop_assert_eq!(report.statements_written, graph.lines().count() as u64);
+        // Every link once, in the graph its statement was in (named graphs by their
+        // representative: both spellings of the DOI are one graph).
+        for line in lines.lines().filter(|l| l.contains(SAME_AS)) {
+            prop_assert!(!line.contains("dx.doi.org") && !line.contains("<doi:"), "{}", line);
+        }
+        let (twice, _) = collapse(&lines, RdfFormat::NQuads, 1);
+        prop_assert_eq!(&twice, &lines);
     }
 }
 
@@ -487,4 +573,237 @@ fn the_real_corpus_collapses_without_loss() {
             file.display()
         );
     }
+}
+
+// Issue 26, item 1: `--collapse` keeps every member of a class, as `<rep> P <member>` once each,
+// written after the rest of the output.
+
+const DOI_R: &str = "https://doi.org/10.5555/r";
+
+/// `<a> sameAs <b>`, `<b> sameAs <c>`, `<c> sameAs <R>` (R a DOI, so the representative is
+/// none of a, b, c), b named in two statements and a title of a.
+fn chain_to_a_doi() -> String {
+    format!(
+        "<http://example.org/a> <{SAME_AS}> <info:fedora/demo%3ab> .\n\
+         <info:fedora/demo%3ab> <{SAME_AS}> <hdl://10013/c> .\n\
+         <http://example.org/a> <http://purl.org/dc/terms/title> \"A\" .\n\
+         <hdl:10013/c> <{SAME_AS}> <http://dx.doi.org/10.5555/R> .\n\
+         <info:fedora/demo:b> <{SAME_AS}> <http://example.org/a> .\n"
+    )
+}
+
+/// The links `<R> sameAs <m>` of [`chain_to_a_doi`], in the order they are written, each
+/// followed by `graph` (`""` for the default graph).
+fn chain_links(graph: &str) -> String {
+    ["hdl:10013/c", "http://example.org/a", "info:fedora/demo:b"]
+        .iter()
+        .map(|member| format!("<{DOI_R}> <{SAME_AS}> <{member}>{graph} .\n"))
+        .collect()
+}
+
+/// `pidcanon rewrite ARGS…` on `input`: stdout, stderr; the run must succeed.
+fn rewrite_ok(args: &[&str], input: &str) -> (String, String) {
+    let mut all = vec!["rewrite"];
+    all.extend_from_slice(args);
+    let out = run_pidcanon(&all, input.as_bytes());
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    (String::from_utf8(out.stdout).expect("UTF-8 output"), stderr)
+}
+
+/// The statements of `text` in `format`, as N-Quads lines, sorted (duplicates kept).
+fn parsed(text: &str, format: RdfFormat) -> Vec<String> {
+    let mut all: Vec<String> = oxrdfio::RdfParser::from_format(format)
+        .for_slice(text.as_bytes())
+        .map(|q| q.expect("the output parses").to_string())
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn every_member_of_a_class_stays_in_the_output_once() {
+    let input = chain_to_a_doi();
+    let (output, map) = collapse(&input, RdfFormat::NTriples, 1);
+    let expected = format!(
+        "<{DOI_R}> <http://purl.org/dc/terms/title> \"A\" .\n{}",
+        chain_links("")
+    );
+    assert_eq!(output, expected);
+    for member in [
+        "http://example.org/a",
+        "info:fedora/demo%3ab",
+        "hdl://10013/c",
+    ] {
+        assert!(
+            map.contains(&format!("{member}\t{DOI_R}\t")),
+            "{member}: {map}"
+        );
+    }
+    // The graph pipeline writes the same statements, the links last.
+    let (graph, _) = collapse(&input, RdfFormat::Turtle, 1);
+    assert_eq!(graph, expected);
+    // Counted as written: 5 read, 1 written in place and 3 links.
+    let (_, stderr) = rewrite_ok(&["-i", "nt", "--collapse", "--report", "json"], &input);
+    let report = stderr.lines().last().expect("the JSON report");
+    assert!(report.contains("\"statements_read\":5"), "{report}");
+    assert!(report.contains("\"statements_written\":4"), "{report}");
+    let (_, stderr) = rewrite_ok(&["-i", "nt", "--collapse"], &input);
+    assert!(
+        stderr.contains(
+            "pidcanon: --collapse: 4 equivalence statements within classes written as 3 links \
+             from their representatives"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("5 statements read, 4 written"), "{stderr}");
+}
+
+#[test]
+fn drop_reflexive_drops_only_the_representative_linked_to_itself() {
+    let input = format!(
+        "{}<doi:10.5555/r> <{SAME_AS}> <http://dx.doi.org/10.5555/R> .\n\
+         <http://example.org/a> <{SAME_AS}> <http://example.org/a> .\n\
+         <https://doi.org/10.5555/r> <{SAME_AS}> <https://doi.org/10.5555/r> .\n",
+        chain_to_a_doi()
+    );
+    let title = format!("<{DOI_R}> <http://purl.org/dc/terms/title> \"A\" .\n");
+    let links = chain_links("");
+    let (kept, _) = rewrite_ok(&["-i", "nt", "--collapse", "-q"], &input);
+    let reflexive = format!("<{DOI_R}> <{SAME_AS}> <{DOI_R}> .\n");
+    // The representative sorts among the members in byte order: `https://doi…` after
+    // `http://example…` and before `info:…`.
+    let at = links.find("<info:").expect("b's link");
+    let at = links[..at].rfind('\n').expect("a line before") + 1;
+    let (first, rest) = links.split_at(at);
+    assert_eq!(kept, format!("{title}{first}{reflexive}{rest}"));
+    let (dropped, stderr) = rewrite_ok(
+        &[
+            "-i",
+            "nt",
+            "--collapse",
+            "--drop-reflexive",
+            "--report",
+            "json",
+        ],
+        &input,
+    );
+    assert_eq!(dropped, format!("{title}{links}"));
+    let report = stderr.lines().last().expect("the JSON report");
+    assert!(report.contains("\"reflexive_dropped\":2"), "{report}");
+    assert!(report.contains("\"statements_read\":8"), "{report}");
+    assert!(report.contains("\"statements_written\":4"), "{report}");
+}
+
+#[test]
+fn links_stay_in_the_graph_they_were_asserted_in() {
+    let input = format!(
+        "<http://example.org/a> <{SAME_AS}> <info:fedora/demo%3ab> <http://g/1> .\n\
+         <info:fedora/demo%3ab> <{SAME_AS}> <hdl://10013/c> <http://g/2> .\n\
+         <hdl:10013/c> <{SAME_AS}> <http://dx.doi.org/10.5555/R> <http://g/1> .\n\
+         <http://example.org/a> <{SAME_AS}> <info:fedora/demo:b> .\n\
+         <hdl:10013/c> <{SAME_AS}> <doi:10.5555/r> _:g3 .\n\
+         <http://example.org/a> <http://purl.org/dc/terms/title> \"A\" _:g3 .\n"
+    );
+    let link = |member: &str, graph: &str| format!("<{DOI_R}> <{SAME_AS}> <{member}>{graph} .\n");
+    let expected = [
+        format!("<{DOI_R}> <http://purl.org/dc/terms/title> \"A\" _:g3 .\n"),
+        link("http://example.org/a", ""),
+        link("info:fedora/demo:b", ""),
+        link("hdl:10013/c", " <http://g/1>"),
+        link("http://example.org/a", " <http://g/1>"),
+        link("info:fedora/demo:b", " <http://g/1>"),
+        link("hdl:10013/c", " <http://g/2>"),
+        link("info:fedora/demo:b", " <http://g/2>"),
+        link("hdl:10013/c", " _:g3"),
+    ]
+    .concat();
+    let (lines, _) = rewrite_ok(&["-i", "nq", "--collapse", "-q"], &input);
+    assert_eq!(lines, expected);
+    // Parsed and serialized (TriG), the same statements.
+    let (trig, _) = rewrite_ok(&["-i", "nq", "--to", "trig", "--collapse", "-q"], &input);
+    let mut from_trig = parsed(&trig, RdfFormat::TriG);
+    let mut expected_quads = parsed(&expected, RdfFormat::NQuads);
+    // Blank node labels may differ between the two outputs.
+    for quads in [&mut from_trig, &mut expected_quads] {
+        for quad in quads.iter_mut() {
+            if let Some(at) = quad.find(" _:") {
+                quad.replace_range(at.., " _:g .");
+            }
+        }
+        quads.sort();
+    }
+    assert_eq!(from_trig, expected_quads);
+}
+
+#[test]
+fn turtle_in_and_out_keeps_every_member_once() {
+    let input = "\
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix ex: <http://example.org/> .
+ex:a owl:sameAs <info:fedora/demo%3ab> ; ex:p \"x\" .
+<info:fedora/demo%3ab> owl:sameAs <hdl://10013/c> , <hdl:10013/c> .
+<hdl:10013/c> owl:sameAs <http://dx.doi.org/10.5555/R> .
+";
+    let (turtle, _) = rewrite_ok(&["-i", "ttl", "--to", "ttl", "--collapse", "-q"], input);
+    let expected = format!(
+        "<{DOI_R}> <http://example.org/p> \"x\" .\n{}",
+        chain_links("")
+    );
+    assert_eq!(
+        parsed(&turtle, RdfFormat::Turtle),
+        parsed(&expected, RdfFormat::NTriples)
+    );
+    assert!(turtle.contains("@prefix owl:"), "{turtle}");
+    // Twice: nothing changes.
+    let (again, _) = rewrite_ok(&["-i", "ttl", "--to", "ttl", "--collapse", "-q"], &turtle);
+    assert_eq!(again, turtle);
+}
+
+/// The corpus with more classes, every equivalence statement also repeated reversed at the end
+/// (so a member is seen in chunks and batches far apart): about 1.2 MB.
+fn larger_corpus() -> String {
+    let input = corpus(300, 12, 300, false);
+    let reversed: String = input
+        .lines()
+        .filter(|line| line.contains(SAME_AS))
+        .map(|line| {
+            let terms: Vec<&str> = line.split(' ').collect();
+            format!("{} {} {} .\n", terms[2], terms[1], terms[0])
+        })
+        .collect();
+    input + &reversed
+}
+
+#[test]
+fn links_are_the_same_on_any_number_of_threads_and_formats() {
+    let input = larger_corpus();
+    let (one, _) = collapse(&input, RdfFormat::NTriples, 1);
+    for threads in [2, 3] {
+        let (many, _) = collapse(&input, RdfFormat::NTriples, threads);
+        assert!(one == many, "{threads} threads differ");
+    }
+    // The graph pipeline: Turtle parsed in pieces on two threads, and on one.
+    let (turtle_one, _) = collapse(&input, RdfFormat::Turtle, 1);
+    let (turtle_two, _) = collapse(&input, RdfFormat::Turtle, 2);
+    assert!(turtle_one == one, "Turtle input differs");
+    assert!(turtle_two == one, "Turtle input on two threads differs");
+    // Every member but the representative once: as many links as members less classes.
+    let registry = Registry::default();
+    let mut collector = Collector::new(
+        &registry,
+        EquivalencesBuilder::new(RepresentativeOrder::default()),
+        vec![SAME_AS.into()],
+    );
+    collector
+        .read_graph(input.as_bytes(), RdfFormat::NTriples, None, 0)
+        .expect("reads");
+    let classes = collector.finish(1000, false);
+    let links: Vec<&str> = one.lines().filter(|l| l.contains(SAME_AS)).collect();
+    assert_eq!(links.len(), classes.members() - classes.classes());
+    let distinct: BTreeSet<&str> = links.iter().copied().collect();
+    assert_eq!(distinct.len(), links.len());
+    // Running again changes nothing.
+    let (twice, _) = collapse(&one, RdfFormat::NTriples, 2);
+    assert!(twice == one, "a second run changes the output");
 }

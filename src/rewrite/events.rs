@@ -50,6 +50,9 @@ pub(crate) struct Found {
     pub(crate) literals: crate::literals::LiteralStats,
     /// Statements of trusty nanopublications left as they are.
     pub(crate) signed_statements_kept: u64,
+    /// The class members named by equivalence statements, to link from their representatives
+    /// at the end (`--collapse`).
+    pub(crate) links: crate::mapping::EquivalenceLinks,
 }
 
 impl Found {
@@ -59,6 +62,7 @@ impl Found {
         self.dropped = 0;
         self.literals.clear();
         self.signed_statements_kept = 0;
+        self.links.clear();
     }
 }
 

@@ -166,9 +166,16 @@ pub struct Report {
     pub signed_statements_kept: u64,
     /// Bytes of input read.
     pub bytes_read: u64,
-    /// Equivalence statements dropped because both sides became one IRI
+    /// Equivalence statements dropped because both sides became one IRI, a class's
+    /// representative or one in no class
     /// ([`IriMapping::drop_reflexive`](crate::mapping::IriMapping::drop_reflexive)).
     pub reflexive_dropped: u64,
+    /// Equivalence statements between members of one collapsed class, not written where they
+    /// stood: their members are linked from the representative instead (`--collapse`).
+    pub equivalence_statements_linked: u64,
+    /// Links `<representative> P <member>` written after the rest of the output, once per
+    /// graph, equivalence predicate and member (counted in `statements_written` too).
+    pub equivalence_links_written: u64,
     /// Identifier literals found, rewritten and invalid, per predicate
     /// ([`with_literals`](super::Rewriter::with_literals)).
     pub literals: crate::literals::LiteralStats,

@@ -6,6 +6,7 @@ use super::events::{Event, Found, Needs};
 use super::fingerprint::Fingerprint;
 use super::{Location, Observer, Recovery, Report, RewriteError, Rewriter, SyntaxError, graph};
 use crate::Kind;
+use crate::mapping::EquivalenceLinks;
 use std::collections::HashSet;
 use std::fmt;
 use std::io::{self, BufRead, BufWriter, Write};
@@ -45,6 +46,8 @@ pub struct Session<'s, W: Write> {
     origins: Vec<Location>,
     /// The single-threaded line worker, kept from one input to the next.
     pub(crate) serial: Option<Box<super::line::SerialWorker<'s>>>,
+    /// The links of `--collapse`, gathered from every worker, written at the end.
+    equivalence_links: EquivalenceLinks,
 }
 
 impl<W: Write> fmt::Debug for Session<'_, W> {
@@ -87,6 +90,7 @@ impl<'s, W: Write> Session<'s, W> {
             inputs: 0,
             origins: Vec::new(),
             serial: None,
+            equivalence_links: EquivalenceLinks::default(),
         }
     }
 
@@ -233,12 +237,26 @@ impl<'s, W: Write> Session<'s, W> {
         result
     }
 
-    /// Ends the output (serializers close their last statement) and flushes every writer.
+    /// Writes the links of `--collapse` (after every input: `<representative> P <member>` once
+    /// for each class member that an equivalence statement named, in a fixed order), ends the
+    /// output (serializers close their last statement) and flushes every writer.
     pub fn finish(mut self) -> Result<Report, RewriteError> {
-        match self.output {
-            Output::Lines { mut writer, .. } => writer.flush()?,
-            Output::Graph(output) => output.finish(self.rewriter)?,
-        }
+        let links = std::mem::take(&mut self.equivalence_links);
+        self.report.equivalence_statements_linked = links.statements;
+        let (written, duplicates) = match (self.output, self.rewriter.mapping.as_deref()) {
+            (Output::Lines { mut writer, .. }, mapping) => {
+                let written = match mapping {
+                    Some(mapping) => super::line::write_links(&mut writer, links, mapping)?,
+                    None => 0,
+                };
+                writer.flush()?;
+                (written, 0)
+            }
+            (Output::Graph(output), mapping) => output.finish(self.rewriter, mapping, links)?,
+        };
+        self.report.equivalence_links_written = written;
+        self.report.statements_written += written;
+        self.report.duplicates_dropped += duplicates;
         for sink in [&mut self.links, &mut self.map, &mut self.rejects]
             .into_iter()
             .flatten()
@@ -269,6 +287,7 @@ impl<'s, W: Write> Session<'s, W> {
         self.report.count_literals(&found.literals);
         self.report.reflexive_dropped += found.dropped;
         self.report.signed_statements_kept += found.signed_statements_kept;
+        self.equivalence_links.merge(&mut found.links);
         for event in found.events.drain(..) {
             match event {
                 Event::Rewritten {

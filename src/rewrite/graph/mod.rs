@@ -17,6 +17,8 @@ use super::events::Found;
 use super::session::{Output, Session};
 use super::threads::spawn_worker;
 use super::{RewriteError, Rewriter};
+use crate::mapping::{EquivalenceLinks, IriMapping, Link};
+use oxrdf::{BlankNode, GraphName, NamedNode, Quad};
 use reader::{Declarations, Item, Notice, Premap, Reader, Span};
 use sink::{GraphSink, SharedBuffer};
 use std::io::{self, BufRead, BufWriter, Write};
@@ -44,15 +46,57 @@ impl<W: Write> GraphOutput<W> {
         }
     }
 
-    /// Ends the document and flushes it.
-    pub(crate) fn finish(mut self, rewriter: &Rewriter) -> Result<(), RewriteError> {
-        if let Some(sink) = self.sink {
+    /// Writes the links of `--collapse` (sorted), ends the document and flushes it; returns the
+    /// links written and those dropped as duplicates.
+    pub(crate) fn finish(
+        mut self,
+        rewriter: &Rewriter,
+        mapping: Option<&IriMapping>,
+        links: EquivalenceLinks,
+    ) -> Result<(u64, u64), RewriteError> {
+        let mut counts = (0, 0);
+        if let Some(mut sink) = self.sink {
+            if let Some(mapping) = mapping {
+                links.write_sorted(mapping, |link| {
+                    sink.put(rewriter, &link_quad(&link))?;
+                    // The bytes go to the writer as they fill a block, not all at the end.
+                    counts = sum(counts, sink.hand_over());
+                    self.shared.drain_into(&mut self.writer)?;
+                    Ok::<(), RewriteError>(())
+                })?;
+            }
+            counts = sum(counts, sink.hand_over());
             sink.finish(rewriter)?;
         }
         self.shared.drain_into(&mut self.writer)?;
         self.writer.flush()?;
-        Ok(())
+        Ok(counts)
     }
+}
+
+fn sum((a, b): (u64, u64), (c, d): (u64, u64)) -> (u64, u64) {
+    (a + c, b + d)
+}
+
+/// A link of `--collapse` as a statement.
+fn link_quad(link: &Link<'_>) -> Quad {
+    let graph_name = if let Some(iri) = link
+        .graph
+        .strip_prefix('<')
+        .and_then(|g| g.strip_suffix('>'))
+    {
+        NamedNode::new_unchecked(iri).into()
+    } else if let Some(label) = link.graph.strip_prefix("_:") {
+        BlankNode::new_unchecked(label).into()
+    } else {
+        GraphName::DefaultGraph
+    };
+    Quad::new(
+        NamedNode::new_unchecked(link.representative),
+        NamedNode::new_unchecked(link.predicate),
+        NamedNode::new_unchecked(link.member),
+        graph_name,
+    )
 }
 
 /// The session's graph output.

@@ -3,8 +3,8 @@
 //! on every run.
 
 use super::reader::{Declarations, Span};
+use crate::equivalence::Member;
 use crate::literals::LiteralEvent;
-use crate::mapping::EquivalenceStatement;
 use crate::position::{is_line_end, line_breaks, line_start};
 use crate::rewrite::cache::{Cache, Outcome};
 use crate::rewrite::events::{Event, Found, Needs, look_up};
@@ -176,9 +176,11 @@ pub(crate) struct GraphWorker<'r> {
     rewriter: &'r Rewriter,
     needs: Needs,
     cache: Cache,
-    /// Canonicalizes and renames without collapsing: the other side of an equivalence
-    /// statement (`--collapse`).
+    /// Canonicalizes and renames without collapsing: the sides of an equivalence statement
+    /// (`--collapse`).
     uncollapsed: Cache,
+    /// The graph name of an equivalence statement, as N-Quads writes it.
+    graph: String,
     labels: BlankNodeLabels,
     /// The input's prefixes and base, to find the IRIs written with them.
     declared: Declarations,
@@ -194,6 +196,7 @@ impl<'r> GraphWorker<'r> {
             needs,
             cache: Cache::with_mapping(rewriter.mapping.as_ref(), true),
             uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
+            graph: String::new(),
             labels: BlankNodeLabels::for_input(input),
             declared: Declarations::default(),
             finder: IriFinder::default(),
@@ -273,7 +276,8 @@ impl<'r> GraphWorker<'r> {
     }
 
     /// Canonicalizes one statement read with the lines `span`: the statement to write, or
-    /// `None` when it is dropped (a reflexive equivalence statement, `--collapse`).
+    /// `None` when it is not written here (an equivalence statement within a class, linked at
+    /// the end, or a reflexive one dropped: `--collapse`).
     pub(crate) fn map_statement(
         &mut self,
         mut quad: Quad,
@@ -286,7 +290,7 @@ impl<'r> GraphWorker<'r> {
             found.signed_statements_kept += 1;
             return Some(quad);
         }
-        let sides = equivalence_sides(rewriter, &mut self.uncollapsed, &quad);
+        let equivalence = equivalence(rewriter, &mut self.uncollapsed, &quad);
         let (needs, cache, finder, declared) = (
             self.needs,
             &mut self.cache,
@@ -306,16 +310,11 @@ impl<'r> GraphWorker<'r> {
                 message: rewrite_warning(&quad.graph_name),
             });
         }
-        match sides {
+        match equivalence {
             None => Some(quad),
-            Some(None) => {
-                found.dropped += 1;
-                None
-            }
-            Some(Some((subject, object))) => {
-                (quad.subject, quad.object) = (subject.into(), object.into());
-                Some(quad)
-            }
+            Some(equivalence) => equivalence
+                .record(&quad.graph_name, &mut self.graph, found)
+                .then_some(quad),
         }
     }
 
@@ -335,8 +334,12 @@ impl<'r> GraphWorker<'r> {
                 Some(mapped)
             })
             .collect();
-        let (rewriter, cache, uncollapsed) =
-            (self.rewriter, &mut self.cache, &mut self.uncollapsed);
+        let (rewriter, cache, uncollapsed, graph) = (
+            self.rewriter,
+            &mut self.cache,
+            &mut self.uncollapsed,
+            &mut self.graph,
+        );
         if let Some(literals) = &rewriter.literals {
             literals.rewrite_window(
                 &rewriter.registry,
@@ -362,13 +365,12 @@ impl<'r> GraphWorker<'r> {
             // a link of an equivalence predicate is an equivalence statement.
             let links = batch.quads.split_off(statement_lines.len());
             for mut link in links {
-                if let Some(sides) = equivalence_sides(rewriter, uncollapsed, &link) {
-                    let Some((subject, object)) = sides else {
-                        found.dropped += 1;
-                        continue;
-                    };
-                    (link.subject, link.object) = (subject.into(), object.into());
-                } else if let Term::NamedNode(object) = &link.object
+                if let Some(equivalence) = equivalence(rewriter, uncollapsed, &link)
+                    && !equivalence.record(&link.graph_name, graph, found)
+                {
+                    continue;
+                }
+                if let Term::NamedNode(object) = &link.object
                     && let Outcome::Changed(target, _) =
                         cache.lookup(&rewriter.registry, object.as_str())
                 {
@@ -409,18 +411,58 @@ fn locate_literal(span: Span<'_>, value: &str) -> Location {
     }
 }
 
-/// For a statement of an equivalence predicate between two IRIs (`--collapse`): its subject
-/// and object as written — `Some(None)` when it is dropped as reflexive; `None` for any other
-/// statement.
-fn equivalence_sides(
-    rewriter: &Rewriter,
-    uncollapsed: &mut Cache,
-    quad: &Quad,
-) -> Option<Option<(NamedNode, NamedNode)>> {
-    let mapping = rewriter.mapping.as_deref()?;
-    if !mapping.is_equivalence_predicate(quad.predicate.as_str()) {
-        return None;
+/// What becomes of a statement of an equivalence predicate between two IRIs (`--collapse`).
+struct Equivalence {
+    /// The predicate's number among the equivalence predicates.
+    predicate: u32,
+    /// The class members it names, to link from their representatives at the end.
+    linked: [Option<Member>; 2],
+    /// Written where it stands (as any statement is: each side collapsed).
+    written: bool,
+}
+
+impl Equivalence {
+    /// Records the links of the statement, in the graph `graph_name` (mapped; `scratch` holds
+    /// it as N-Quads writes it) and counts it in `found` if it is not written; returns whether
+    /// it is written where it stands.
+    fn record(&self, graph_name: &GraphName, scratch: &mut String, found: &mut Found) -> bool {
+        let mut linked = self.linked.iter().flatten().peekable();
+        if linked.peek().is_some() {
+            scratch.clear();
+            match graph_name {
+                GraphName::NamedNode(iri) => {
+                    scratch.push('<');
+                    scratch.push_str(iri.as_str());
+                    scratch.push('>');
+                }
+                GraphName::BlankNode(node) => {
+                    scratch.push_str("_:");
+                    scratch.push_str(node.as_str());
+                }
+                GraphName::DefaultGraph => {}
+            }
+            for &member in linked {
+                found.links.insert(scratch, self.predicate, member);
+            }
+        }
+        if self.written {
+            return true;
+        }
+        if self.linked.iter().any(Option::is_some) {
+            found.links.statements += 1;
+        } else {
+            found.dropped += 1;
+        }
+        false
     }
+}
+
+/// For a statement of an equivalence predicate between two IRIs (`--collapse`): what becomes
+/// of it; `None` for any other statement (and for one with an invalid identifier, left as it
+/// is).
+fn equivalence(rewriter: &Rewriter, uncollapsed: &mut Cache, quad: &Quad) -> Option<Equivalence> {
+    let mapping = rewriter.mapping.as_deref()?;
+    let predicate = mapping.equivalence_predicate(quad.predicate.as_str())?;
     let (NamedOrBlankNode::NamedNode(s), Term::NamedNode(o)) = (&quad.subject, &quad.object) else {
         return None;
     };
@@ -431,12 +473,15 @@ fn equivalence_sides(
         Outcome::Invalid(_) => None,
     };
     let (s, o) = (side(s.as_str())?, side(o.as_str())?);
-    Some(match mapping.equivalence_statement(&s, &o) {
-        EquivalenceStatement::Keep(subject, object) => Some((
-            NamedNode::new_unchecked(subject),
-            NamedNode::new_unchecked(object),
-        )),
-        EquivalenceStatement::Drop => None,
+    let statement = mapping.equivalence_statement(&s, &o);
+    let mut linked = [None, None];
+    for (slot, member) in linked.iter_mut().zip(statement.linked()) {
+        *slot = Some(member);
+    }
+    Some(Equivalence {
+        predicate,
+        linked,
+        written: statement.is_written(),
     })
 }
 

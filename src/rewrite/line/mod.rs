@@ -13,6 +13,7 @@ use super::RewriteError;
 use super::fingerprint::Fingerprints;
 use super::session::{Output, Placement, Session};
 use super::threads::spawn_worker;
+use crate::mapping::{EquivalenceLinks, IriMapping};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
@@ -128,6 +129,10 @@ fn apply<W: Write>(
     let output = &result.output;
     let mut written = 0;
     let mut duplicates = 0;
+    // Equivalence statements linked at the end instead of written here (`--collapse`); the
+    // session takes the links with the rest of what was found.
+    let linked = result.found.links.statements;
+    let dropped = result.found.dropped;
     session.apply(&mut result.found, *lines_before, |session, placement| {
         let (writer, fingerprints) = line_output(session);
         match placement {
@@ -150,9 +155,36 @@ fn apply<W: Write>(
     let report = &mut session.report;
     report.statements_read += result.statements;
     report.duplicates_dropped += duplicates;
-    report.statements_written += result.statements - duplicates - result.found.dropped;
+    report.statements_written += result.statements - duplicates - dropped - linked;
     *lines_before += result.lines;
     Ok(())
+}
+
+/// Writes the links of `--collapse` (`<representative> <P> <member> [graph] .`, sorted) after
+/// the rest of a line-based output; returns how many were written.
+pub(crate) fn write_links(
+    writer: &mut impl Write,
+    links: EquivalenceLinks,
+    mapping: &IriMapping,
+) -> io::Result<u64> {
+    let mut written = 0;
+    let mut line = Vec::new();
+    links.write_sorted(mapping, |link| {
+        line.clear();
+        for iri in [link.representative, link.predicate, link.member] {
+            line.push(b'<');
+            line.extend_from_slice(iri.as_bytes());
+            line.extend_from_slice(b"> ");
+        }
+        if !link.graph.is_empty() {
+            line.extend_from_slice(link.graph.as_bytes());
+            line.push(b' ');
+        }
+        line.extend_from_slice(b".\n");
+        written += 1;
+        writer.write_all(&line)
+    })?;
+    Ok(written)
 }
 
 /// The session's line-based output and the fingerprints of what it has written.

@@ -3,7 +3,7 @@
 
 use super::iris::{column, term_iris, unescape_iri};
 use super::scan::{Checked, check};
-use crate::mapping::EquivalenceStatement;
+use crate::mapping::{EquivalenceLinks, EquivalenceStatement};
 use crate::rewrite::cache::Cache;
 use crate::rewrite::cache::Outcome;
 use crate::rewrite::events::{Event, Found, Needs, look_up};
@@ -13,13 +13,20 @@ use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter, SyntaxError};
 use memchr::memmem::Finder;
-use oxrdf::NamedNode;
 use oxrdfio::RdfFormat;
 use std::ops::Range;
 
-/// The subject and object an equivalence statement is written with (`--collapse`), at the
-/// ranges of its subject and object IRIs.
-type Sides = [(Range<usize>, String); 2];
+/// What becomes of a statement whose predicate asserts an equivalence (`--collapse`); the
+/// class members it names are recorded to be linked at the end in every case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Equivalence {
+    /// Written where it stands, as any statement is.
+    Written,
+    /// Not written: its sides are one class's, linked from the representative at the end.
+    Linked,
+    /// Dropped as reflexive.
+    Dropped,
+}
 
 /// A rewritten chunk.
 #[derive(Debug, Default)]
@@ -41,6 +48,8 @@ pub(crate) struct LineWorker<'r> {
     uncollapsed: Cache,
     /// `<P>` for each equivalence predicate P: the lines that may be equivalence statements.
     equivalence: Vec<Finder<'static>>,
+    /// The graph name of an equivalence statement, as N-Quads writes it.
+    graph: String,
 }
 
 impl<'r> LineWorker<'r> {
@@ -57,6 +66,7 @@ impl<'r> LineWorker<'r> {
                     .map(|p| Finder::new(format!("<{p}>").as_bytes()).into_owned())
                     .collect()
             }),
+            graph: String::new(),
         }
     }
 
@@ -96,8 +106,8 @@ impl<'r> LineWorker<'r> {
                 Checked::Nothing => result.output.extend_from_slice(line),
                 Checked::Statement(spans) => {
                     result.statements += 1;
-                    let sides = self.equivalence_sides(line);
-                    self.splice_statement(line, line_text, spans.iter(), sides, result);
+                    let equivalence = self.equivalence(line, &mut result.found.links);
+                    self.splice_statement(line, line_text, spans.iter(), equivalence, result);
                 }
                 Checked::Unsure => self.parse_line(line, result),
             }
@@ -145,13 +155,9 @@ impl<'r> LineWorker<'r> {
         }
         result.statements += statements;
         let start = result.output.len();
-        let sides = self.equivalence_sides(line);
-        if let (Some(quad), Some(Some([(_, subject), (_, object)]))) = (&mut written, &sides) {
-            quad.subject = NamedNode::new_unchecked(subject.clone()).into();
-            quad.object = NamedNode::new_unchecked(object.clone()).into();
-        }
-        let kept = sides.as_ref().is_none_or(Option::is_some);
-        self.splice_statement(line, None, term_iris(line), sides, result);
+        let equivalence = self.equivalence(line, &mut result.found.links);
+        let kept = equivalence.is_none_or(|e| e == Equivalence::Written);
+        self.splice_statement(line, None, term_iris(line), equivalence, result);
         let fingerprint = written
             .filter(|_| kept)
             .map(|quad| Fingerprint::of(&quad, &mut self.scratch));
@@ -163,32 +169,35 @@ impl<'r> LineWorker<'r> {
         }
     }
 
-    /// Splices a statement's line; an equivalence statement is written with its `sides`, or,
-    /// dropped as reflexive, only has its IRIs told and recorded.
+    /// Splices a statement's line; an equivalence statement that is not written where it
+    /// stands only has its IRIs told and recorded.
     fn splice_statement(
         &mut self,
         line: &[u8],
         text: Option<&str>,
         spans: impl Iterator<Item = Range<usize>>,
-        sides: Option<Option<Sides>>,
+        equivalence: Option<Equivalence>,
         result: &mut ChunkResult,
     ) {
-        match sides {
-            None => self.splice(line, text, spans, &[], result),
-            Some(Some(sides)) => self.splice(line, text, spans, &sides, result),
-            Some(None) => {
-                let start = result.output.len();
-                self.splice(line, text, spans, &[], result);
+        let start = result.output.len();
+        self.splice(line, text, spans, result);
+        match equivalence {
+            None | Some(Equivalence::Written) => {}
+            Some(Equivalence::Linked) => {
+                result.output.truncate(start);
+                result.found.links.statements += 1;
+            }
+            Some(Equivalence::Dropped) => {
                 result.output.truncate(start);
                 result.found.dropped += 1;
             }
         }
     }
 
-    /// For a line `<s> <P> <o> …` whose predicate P asserts an equivalence (`--collapse`): the
-    /// subject and object it is written with, or `Some(None)` when it is dropped as reflexive;
-    /// `None` for any other line. The line must be a valid statement.
-    fn equivalence_sides(&mut self, line: &[u8]) -> Option<Option<Sides>> {
+    /// For a line `<s> <P> <o> …` whose predicate P asserts an equivalence (`--collapse`): what
+    /// becomes of it, its class members recorded in `links`; `None` for any other line. The
+    /// line must be a valid statement.
+    fn equivalence(&mut self, line: &[u8], links: &mut EquivalenceLinks) -> Option<Equivalence> {
         if !self.equivalence.iter().any(|f| f.find(line).is_some()) {
             return None;
         }
@@ -206,9 +215,7 @@ impl<'r> LineWorker<'r> {
             return None;
         }
         let text = |span: &Range<usize>| std::str::from_utf8(&line[span.clone()]).ok();
-        if !mapping.is_equivalence_predicate(&unescape_iri(text(&p)?)) {
-            return None;
-        }
+        let predicate = mapping.equivalence_predicate(&unescape_iri(text(&p)?))?;
         let registry = &self.rewriter.registry;
         let mut side = |span: &Range<usize>| {
             let iri = unescape_iri(text(span)?);
@@ -220,21 +227,71 @@ impl<'r> LineWorker<'r> {
             }
         };
         let (subject, object) = (side(&s)?, side(&o)?);
-        Some(match mapping.equivalence_statement(&subject, &object) {
-            EquivalenceStatement::Keep(a, b) => Some([(s, a.to_owned()), (o, b.to_owned())]),
-            EquivalenceStatement::Drop => None,
+        let statement = mapping.equivalence_statement(&subject, &object);
+        let mut linked = statement.linked().peekable();
+        if linked.peek().is_some() {
+            self.graph_name(line, o.end + 1, spans.next());
+            for member in linked {
+                links.insert(&self.graph, predicate, member);
+            }
+        }
+        Some(match statement {
+            EquivalenceStatement::Kept { .. } => Equivalence::Written,
+            EquivalenceStatement::Linked(_) => Equivalence::Linked,
+            EquivalenceStatement::Dropped => Equivalence::Dropped,
         })
     }
 
+    /// Sets `self.graph` to the graph name of a statement whose object ends before `at`, as
+    /// N-Quads writes it (`<iri>` as the statement's output has it, `_:label`; empty for the
+    /// default graph); `next` is the line's next IRI after the object, if any.
+    fn graph_name(&mut self, line: &[u8], at: usize, next: Option<Range<usize>>) {
+        self.graph.clear();
+        if self.rewriter.input_format != RdfFormat::NQuads {
+            return;
+        }
+        let rest = line.get(at..).unwrap_or_default();
+        let Some(start) = rest.iter().position(|b| !b" \t".contains(b)) else {
+            return;
+        };
+        let rest = &rest[start..];
+        if let Some(span) =
+            next.filter(|span| rest.starts_with(b"<") && span.start == at + start + 1)
+        {
+            let Ok(raw) = std::str::from_utf8(&line[span]) else {
+                return;
+            };
+            let iri = unescape_iri(raw);
+            let mapped = match self.cache.lookup(&self.rewriter.registry, &iri) {
+                Outcome::Changed(target, _) => target,
+                Outcome::Unchanged | Outcome::Invalid(_) => &*iri,
+            };
+            self.graph.push('<');
+            self.graph.push_str(mapped);
+            self.graph.push('>');
+        } else if rest.starts_with(b"_:") {
+            // A label ends at a space, a comment or the final `.` (a `.` inside a label is
+            // followed by more of the label).
+            let end = rest
+                .iter()
+                .position(|b| b" \t\r\n#".contains(b))
+                .unwrap_or(rest.len());
+            let label = rest[..end].trim_ascii_end();
+            let label =
+                &label[..label.len() - label.iter().rev().take_while(|&&b| b == b'.').count()];
+            if let Ok(label) = std::str::from_utf8(label) {
+                self.graph.push_str(label);
+            }
+        }
+    }
+
     /// Writes `line` (which is `text`, if known to be UTF-8) with the canonical forms of its
-    /// term IRIs (at `spans`) spliced in, or what `sides` says for the spans it names; every
-    /// other byte, valid UTF-8 or not, as it is.
+    /// term IRIs (at `spans`) spliced in; every other byte, valid UTF-8 or not, as it is.
     fn splice(
         &mut self,
         line: &[u8],
         text: Option<&str>,
         spans: impl Iterator<Item = Range<usize>>,
-        sides: &[(Range<usize>, String)],
         result: &mut ChunkResult,
     ) {
         let mut written = 0;
@@ -257,12 +314,6 @@ impl<'r> LineWorker<'r> {
                 location,
                 &mut result.found,
             );
-            let side = sides.iter().find(|(at, _)| *at == span).map(|(_, iri)| iri);
-            let canonical = match side {
-                Some(iri) if iri.as_str() != raw => Some(iri.as_str()),
-                Some(_) => None,
-                None => canonical,
-            };
             if let Some(canonical) = canonical {
                 result.output.extend_from_slice(&line[written..span.start]);
                 result.output.extend_from_slice(canonical.as_bytes());
