@@ -4,6 +4,7 @@
 
 use super::reader::Declarations;
 use super::worker::GraphBatch;
+use crate::rdfxml::UsedNamespaces;
 use crate::rewrite::fingerprint::{Fingerprint, Fingerprints};
 use crate::rewrite::{RdfFormat, RewriteError, Rewriter};
 use oxrdf::Quad;
@@ -49,7 +50,8 @@ impl Write for SharedBuffer {
     }
 }
 
-type Serializer = WriterQuadSerializer<BufWriter<SharedBuffer>>;
+/// RDF/XML goes through [`UsedNamespaces`]: `oxrdfxml` declares a namespace it may not use.
+type Serializer = WriterQuadSerializer<BufWriter<UsedNamespaces<SharedBuffer>>>;
 
 /// N-Triples and N-Quads lines are handed to the session in blocks of at least this many
 /// bytes: as large as the buffer of the session's writer, which writes such a block straight
@@ -212,5 +214,6 @@ fn serializer_for(
                 })?;
         }
     }
+    let shared = UsedNamespaces::new(shared, rewriter.output_format == RdfFormat::RdfXml);
     Ok(serializer.for_writer(BufWriter::with_capacity(1 << 16, shared)))
 }
