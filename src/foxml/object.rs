@@ -452,18 +452,23 @@ fn add_datastream(
 /// (`DOTranslationUtility.readStateAttribute`): `A`, `Active` or the `model#Active` IRI (and
 /// so on), case as written; none written is Active. `None` for anything else.
 fn state(value: &str) -> Option<NamedNode> {
-    let name = match value.strip_prefix(MODEL).unwrap_or(value) {
-        "" | "A" | "Active" => "Active",
-        "I" | "Inactive" => "Inactive",
-        "D" | "Deleted" => "Deleted",
-        _ => return None,
-    };
+    let name = state_name(value)?;
     Some(NamedNode::new_unchecked(format!("{MODEL}{name}")))
+}
+
+/// The local name in `model#` of the state `value` stands for.
+fn state_name(value: &str) -> Option<&'static str> {
+    match value.strip_prefix(MODEL).unwrap_or(value) {
+        "" | "A" | "Active" => Some("Active"),
+        "I" | "Inactive" => Some("Inactive"),
+        "D" | "Deleted" => Some("Deleted"),
+        _ => None,
+    }
 }
 
 /// Why `value` is no state Fedora knows, if it is not one (`what` names it).
 fn state_error(what: impl FnOnce() -> String, value: &str) -> Option<String> {
-    state(value).is_none().then(|| {
+    state_name(value).is_none().then(|| {
         format!(
             "{} {value:?} is not a Fedora state (A, I or D; Active, Inactive or Deleted)",
             what()
