@@ -780,6 +780,50 @@ impl Boundaries {
     }
 }
 
+/// Finds where statements end in Turtle text fed line by line from a statement boundary, so
+/// that a statement's triples can be held until it ends (and dropped whole when it turns out
+/// bad).
+#[derive(Default)]
+pub(crate) struct StatementEnds {
+    scanner: Scanner,
+    /// The text since the last statement end.
+    text: Vec<u8>,
+}
+
+impl StatementEnds {
+    /// Feeds a line: the offsets in it just after each statement's final `.` and the byte after
+    /// it; `None` when the scan lost track (from then on it tells nothing).
+    pub(crate) fn line(&mut self, line: &[u8]) -> Option<Vec<usize>> {
+        if self.scanner.lost {
+            return None;
+        }
+        let offset = self.text.len();
+        self.text.extend_from_slice(line);
+        let mut ends = Vec::new();
+        while self.scanner.at < self.text.len() {
+            let was_after_dot = self.scanner.state == State::AfterDot;
+            let Some(step) = self.scanner.step(&self.text, false) else {
+                break;
+            };
+            self.scanner.at += step;
+            if self.scanner.lost {
+                return None;
+            }
+            if !was_after_dot && self.scanner.state == State::AfterDot && self.scanner.depth == 0 {
+                // The `.` and the byte after it (read to tell the `.` from a name's or a
+                // number's).
+                ends.push(self.scanner.at + 1 - offset);
+            }
+        }
+        if let Some(&last) = ends.last() {
+            let end = offset + last;
+            self.text.drain(..end);
+            self.scanner.cut_at(end);
+        }
+        Some(ends)
+    }
+}
+
 /// Whether `line` holds the end of exactly one statement and nothing after it but spaces and a
 /// comment, as far as the light scan can tell from the line alone (false where it cannot tell:
 /// a line that starts within a long string, say).

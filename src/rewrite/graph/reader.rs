@@ -10,9 +10,9 @@
 //! bytes). In TriG, the new parser is put back into the graph block the error was in.
 
 use super::super::{Location, RewriteError, SyntaxError};
-use super::parallel::ends_one_statement;
+use super::parallel::{StatementEnds, ends_one_statement};
 use super::turtle::{FastRead, Groups};
-use crate::position::{lines, read_line};
+use crate::position::{is_line_end, line_breaks, lines, read_line};
 use crate::rdfxml::{LocatedRdfXml, XmlError};
 use oxrdf::{GraphName, Quad, Triple};
 use oxrdfio::{RdfFormat, RdfParser};
@@ -491,7 +491,19 @@ impl Pending {
     /// less a first line before the error's that holds only the end of that statement (which
     /// was written, so the rejects do not hold it twice).
     fn error_span(&self, error_line: u64) -> Span<'_> {
-        let mut span = self.span(Some(error_line));
+        let (first_line, range) = self.error_range(error_line);
+        Span {
+            first_line,
+            column: None,
+            text: &self.text()[range],
+        }
+    }
+
+    /// [`Pending::error_span`]'s first line, and where its text is in the text kept.
+    fn error_range(&self, error_line: u64) -> (u64, std::ops::Range<usize>) {
+        let span = self.span(Some(error_line));
+        let mut first_line = span.first_line;
+        let mut range = 0..span.text.len();
         if let (Some(&(_, first, _)), Some(&(next_start, next, _))) =
             (self.lines.front(), self.lines.get(1))
         {
@@ -500,11 +512,44 @@ impl Pending {
                 && next <= error_line
                 && ends_one_statement(&self.text()[..next_start])
             {
-                span.first_line = next;
-                span.text = &span.text[next_start..];
+                first_line = next;
+                range.start = next_start;
             }
         }
-        span
+        (first_line, range)
+    }
+
+    /// The text of a bad statement found on line `error_line`, when it is known where it starts
+    /// within a line (`start`: the line's number and the offset) or where it ends within the
+    /// line `error_line` (`end`): from its start to its end, with a line break; `None` when
+    /// only its lines are known ([`Pending::error_span`]).
+    fn bad_statement(
+        &self,
+        error_line: u64,
+        start: Option<(u64, usize)>,
+        end: Option<usize>,
+    ) -> Option<(u64, Vec<u8>)> {
+        let (first_line, range) = self.error_range(error_line);
+        let start = start.filter(|&(line, _)| line == first_line);
+        if start.is_none() && end.is_none() {
+            return None;
+        }
+        let error_line_at = self
+            .lines
+            .iter()
+            .find(|&&(_, n, _)| n == error_line)
+            .map_or(range.start, |&(at, ..)| at - self.dead);
+        let from = range.start + start.map_or(0, |(_, offset)| offset);
+        let to = end.map_or(range.end, |end| (error_line_at + end).min(range.end));
+        let from = from.min(to);
+        let mut text = self.text()[from..to].to_vec();
+        if !text.last().copied().is_some_and(is_line_end) {
+            text.push(b'\n');
+        }
+        Some((
+            first_line + line_breaks(&self.text()[range.start..from]),
+            text,
+        ))
     }
 
     /// The TriG graph block open at the end of line `line_no`.
@@ -537,6 +582,26 @@ impl Pending {
         self.text.drain(..self.dead);
         (first, self.text)
     }
+}
+
+/// The most triples of one statement held before they go on anyway (a statement longer than
+/// that, found bad, is written in part).
+const MAX_HELD: usize = 1 << 16;
+
+/// A line of `len` bytes in segments, cut at `cuts` (each the end of a statement): each
+/// segment with whether it ends a statement. Without cuts, the whole line (maybe empty: the
+/// end of the input).
+fn segments(
+    len: usize,
+    cuts: Option<&[usize]>,
+) -> impl Iterator<Item = (std::ops::Range<usize>, bool)> + '_ {
+    let cuts = cuts.unwrap_or_default();
+    let starts = std::iter::once(0).chain(cuts.iter().copied());
+    let ends = cuts.iter().map(|&end| (end, true));
+    let last = (cuts.last() != Some(&len) || cuts.is_empty()).then_some((len, false));
+    starts
+        .zip(ends.chain(last))
+        .map(|(start, (end, ends_statement))| (start..end, ends_statement))
 }
 
 /// Where reading a piece of a document starts: after `lines_before` lines, the last of them
@@ -588,6 +653,14 @@ fn read_lines_with(
     // it did not read (read by the fast path).
     let mut lines_before = resume.lines_before;
     let mut groups = Groups::new(&parser).filter(|_| fast_turtle);
+    // Turtle's triples are held until their statement ends: a statement is written whole or,
+    // when it turns out bad, not at all.
+    let hold = matches!(parser, LineParser::Turtle(_));
+    let mut ends = StatementEnds::default();
+    let mut held: Vec<(Quad, u64)> = Vec::new();
+    // Where the statement being read starts, when it starts within a line: the line's number
+    // and the offset in it.
+    let mut statement_start: Option<(u64, usize)> = None;
     let mut input_ended = false;
     loop {
         let (ended, from_input) = match replay.pop_front() {
@@ -629,6 +702,11 @@ fn read_lines_with(
                     pending.keep_from(n);
                 }
                 groups.consume(lines);
+                if lines > 0 {
+                    // `oxttl` goes on between statements.
+                    ends = StatementEnds::default();
+                    statement_start = None;
+                }
                 if read == FastRead::NeedsMore {
                     groups.needs_more();
                     continue;
@@ -638,47 +716,79 @@ fn read_lines_with(
                 }
             }
         }
-        if ended {
-            parser.end();
-        } else {
-            parser.extend(&line);
+        // The line in segments, each ending a statement but the last: `oxttl` reads them one
+        // at a time, and the triples of a statement go on once it ends (at once, where the
+        // statements' ends are not known).
+        let cuts = match (ended, hold) {
+            (false, true) => ends.line(&line),
+            _ => None,
+        };
+        if !ended {
             if matches!(parser, LineParser::TriG(_)) {
                 graphs.scan(&line);
             }
             pending.push(&line, line_no, graphs.open_block());
         }
+        let segments = segments(line.len(), cuts.as_deref());
         let mut failed = None;
         let waits = !ended
             && groups
                 .as_ref()
                 .is_some_and(|g| g.stays_in_long_string(&line));
         let mut asked = !waits;
-        while let Some(result) = if waits { None } else { parser.next() } {
-            asked = false;
-            match result {
-                Ok(quad) => {
-                    let declarations = || (parser.prefixes(), parser.base_iri());
-                    on_item(Item::Statement(quad), pending.span(None), &declarations)?;
-                    pending.keep_from(line_no);
+        for (segment, ends_statement) in segments {
+            if ended {
+                parser.end();
+            } else {
+                parser.extend(&line[segment.clone()]);
+            }
+            while let Some(result) = if waits { None } else { parser.next() } {
+                asked = false;
+                match result {
+                    Ok(quad) => held.push((quad, line_no)),
+                    Err(e) => {
+                        let at = error_location(&e);
+                        let error_line = lines_before + at.line().unwrap_or(1);
+                        let location = Location::new(error_line, at.column().unwrap_or(1));
+                        let error = SyntaxError::new(location, e.message());
+                        failed = Some((error, error_line, segment.end, ends_statement));
+                        break;
+                    }
                 }
-                Err(e) => {
-                    let at = error_location(&e);
-                    let error_line = lines_before + at.line().unwrap_or(1);
-                    let location = Location::new(error_line, at.column().unwrap_or(1));
-                    failed = Some((SyntaxError::new(location, e.message()), error_line));
-                    break;
+            }
+            if failed.is_some() {
+                // The bad statement's triples read so far: never written.
+                held.clear();
+                break;
+            }
+            if ends_statement || cuts.is_none() || ended || held.len() > MAX_HELD {
+                let declarations = || (parser.prefixes(), parser.base_iri());
+                for (quad, n) in held.drain(..) {
+                    on_item(Item::Statement(quad), pending.span(Some(n)), &declarations)?;
+                    pending.keep_from(n);
                 }
+                statement_start = ends_statement.then_some((line_no, segment.end));
             }
         }
         if asked {
             // Asked, and nothing came: `oxttl` read an open statement again, maybe.
             repeated_work(1);
         }
-        if let Some((error, error_line)) = failed {
+        if let Some((error, error_line, end, ends_statement)) = failed {
             let declarations = || (parser.prefixes(), parser.base_iri());
+            let bad = ends_statement && error_line == line_no;
+            let rejected = pending.bad_statement(error_line, statement_start, bad.then_some(end));
+            let span = match &rejected {
+                Some((first_line, text)) => Span {
+                    first_line: *first_line,
+                    column: None,
+                    text,
+                },
+                None => pending.error_span(error_line),
+            };
             on_item(
                 Item::Notice(Notice::SyntaxError(error)),
-                pending.error_span(error_line),
+                span,
                 &declarations,
             )?;
             let graph_block = pending.block_after(error_line);
@@ -691,8 +801,20 @@ fn read_lines_with(
             }
             lines_before = error_line;
             let mut again = pending.take_after(error_line);
+            statement_start = None;
+            if bad && end < line.len() {
+                // The statements after the bad one on its line are read again, after spaces
+                // in place of what was read (so that their columns stay).
+                let read = line[..end].iter().filter(|&&b| b & 0xC0 != 0x80).count();
+                let mut rest = vec![b' '; read];
+                rest.extend_from_slice(&line[end..]);
+                again.push_front((line_no, rest));
+                lines_before = line_no - 1;
+                statement_start = Some((line_no, end));
+            }
             again.extend(replay);
             replay = again;
+            ends = StatementEnds::default();
             if let Some(groups) = &mut groups {
                 groups.oxttl_read(&line, true, !replay.is_empty());
             }
