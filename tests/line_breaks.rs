@@ -138,3 +138,45 @@ fn lone_crs_before_a_bad_statement_do_not_shift_the_restart() {
         assert!(heard[0].starts_with("4:"), "{heard:?}");
     }
 }
+
+/// N-Triples to N-Triples line by line: a line ended by a CR alone is a line of its own (its
+/// identifiers rewritten, its errors on its line), and every line keeps its bytes.
+#[test]
+fn n_triples_lines_ended_by_a_lone_cr_are_lines_of_their_own() {
+    let document: String = (0..2_000)
+        .map(|i| {
+            if i % 100 == 50 {
+                format!("<bad{i}> <http://e/p> <http://e/o> .\n")
+            } else {
+                format!("<info:fedora/demo%3a{i}> <http://e/p> \"x{i}\" .\n")
+            }
+        })
+        .collect();
+    let rewrite = |input: &str, threads: usize| {
+        let rewriter = Rewriter::new(Registry::default())
+            .with_input_format(RdfFormat::NTriples)
+            .with_output_format(RdfFormat::NTriples)
+            .skip_syntax_errors()
+            .with_threads(threads);
+        let heard = Heard::default();
+        let mut out = Vec::new();
+        let mut session = rewriter.session(&mut out).with_observer(heard.clone());
+        session.rewrite(input.as_bytes()).expect("rewrites");
+        session.finish().expect("finishes");
+        let heard = heard.0.take();
+        (String::from_utf8(out).expect("UTF-8"), heard)
+    };
+    let (expected, heard) = rewrite(&document, 1);
+    assert_eq!(heard.iter().filter(|h| h.contains("syntax error")).count(), 20);
+    assert!(expected.contains("<info:fedora/demo:1999> <http://e/p> \"x1999\" .\n"));
+    for end in ["\r", "\r\n"] {
+        for threads in [1, 2] {
+            let (out, heard_here) = rewrite(&document.replace('\n', end), threads);
+            assert!(
+                out == expected.replace('\n', end),
+                "line ends {end:?}, {threads} threads: the lines differ"
+            );
+            same(&heard, &heard_here, &format!("line ends {end:?}, {threads} threads"));
+        }
+    }
+}

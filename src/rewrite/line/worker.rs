@@ -4,6 +4,7 @@
 use super::iris::{column, term_iris, unescape_iri};
 use super::scan::{Checked, check};
 use crate::mapping::{EquivalenceLinks, EquivalenceStatement};
+use crate::position::lines;
 use crate::rewrite::cache::Cache;
 use crate::rewrite::cache::Outcome;
 use crate::rewrite::events::{Event, Found, Needs, look_up};
@@ -83,11 +84,11 @@ impl<'r> LineWorker<'r> {
         result.lines = 0;
         result.statements = 0;
         result.output.reserve(chunk.len() + chunk.len() / 8);
-        let quads = self.rewriter.input_format == RdfFormat::NQuads;
-        let dedup = self.rewriter.drop_duplicates;
         // One UTF-8 check for the whole chunk: a line of a valid chunk is valid (a line ends
         // at an ASCII byte). Only a chunk with invalid bytes is checked line by line.
         let text = simdutf8::basic::from_utf8(chunk).ok();
+        // A CR alone ends a line too (`position`): looked for only in a chunk that has a CR.
+        let crs = memchr::memchr(b'\r', chunk).is_some();
         let mut start = 0;
         while start < chunk.len() {
             let end = memchr::memchr(b'\n', &chunk[start..]).map_or(chunk.len(), |i| start + i + 1);
@@ -97,20 +98,32 @@ impl<'r> LineWorker<'r> {
                 None => std::str::from_utf8(line).ok(),
             };
             start = end;
-            result.lines += 1;
-            let checked = match line_text {
-                Some(text) if !dedup => check(text, quads),
-                _ => Checked::Unsure,
-            };
-            match checked {
-                Checked::Nothing => result.output.extend_from_slice(line),
-                Checked::Statement(spans) => {
-                    result.statements += 1;
-                    let equivalence = self.equivalence(line, &mut result.found.links);
-                    self.splice_statement(line, line_text, spans.iter(), equivalence, result);
+            if crs && lines(line).nth(1).is_some() {
+                for line in lines(line) {
+                    self.process_line(line, std::str::from_utf8(line).ok(), result);
                 }
-                Checked::Unsure => self.parse_line(line, result),
+            } else {
+                self.process_line(line, line_text, result);
             }
+        }
+    }
+
+    /// Rewrites one line into `result`.
+    fn process_line(&mut self, line: &[u8], line_text: Option<&str>, result: &mut ChunkResult) {
+        let quads = self.rewriter.input_format == RdfFormat::NQuads;
+        result.lines += 1;
+        let checked = match line_text {
+            Some(text) if !self.rewriter.drop_duplicates => check(text, quads),
+            _ => Checked::Unsure,
+        };
+        match checked {
+            Checked::Nothing => result.output.extend_from_slice(line),
+            Checked::Statement(spans) => {
+                result.statements += 1;
+                let equivalence = self.equivalence(line, &mut result.found.links);
+                self.splice_statement(line, line_text, spans.iter(), equivalence, result);
+            }
+            Checked::Unsure => self.parse_line(line, result),
         }
     }
 
