@@ -167,7 +167,10 @@ fn n_triples_lines_ended_by_a_lone_cr_are_lines_of_their_own() {
         (String::from_utf8(out).expect("UTF-8"), heard)
     };
     let (expected, heard) = rewrite(&document, 1);
-    assert_eq!(heard.iter().filter(|h| h.contains("syntax error")).count(), 20);
+    assert_eq!(
+        heard.iter().filter(|h| h.contains("syntax error")).count(),
+        20
+    );
     assert!(expected.contains("<info:fedora/demo:1999> <http://e/p> \"x1999\" .\n"));
     for end in ["\r", "\r\n"] {
         for threads in [1, 2] {
@@ -176,7 +179,11 @@ fn n_triples_lines_ended_by_a_lone_cr_are_lines_of_their_own() {
                 out == expected.replace('\n', end),
                 "line ends {end:?}, {threads} threads: the lines differ"
             );
-            same(&heard, &heard_here, &format!("line ends {end:?}, {threads} threads"));
+            same(
+                &heard,
+                &heard_here,
+                &format!("line ends {end:?}, {threads} threads"),
+            );
         }
     }
 }
