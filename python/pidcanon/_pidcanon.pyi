@@ -106,8 +106,8 @@ class Policy:
         cls,
         *,
         poi_oai: Literal["keep", "poi", "oai"] = "keep",
-        fedora_bases: Iterable[str] = ...,
-        handle_resolvers: Iterable[str] = ...,
+        fedora_bases: Iterable[str] = (),
+        handle_resolvers: Iterable[str] = (),
         handle_form: Literal["hdl", "https"] = "hdl",
         doi_form: Literal["https", "hdl"] = "https",
     ) -> Policy: ...
@@ -125,15 +125,20 @@ class Policy:
         :raises ValueError: for invalid TOML, an unknown key or value, a bad URL.
         """
     @property
-    def poi_oai(self) -> str: ...
+    def poi_oai(self) -> str:
+        """``"keep"``, ``"poi"`` or ``"oai"``."""
     @property
-    def fedora_bases(self) -> Tuple[str, ...]: ...
+    def fedora_bases(self) -> Tuple[str, ...]:
+        """The Fedora base URLs."""
     @property
-    def handle_resolvers(self) -> Tuple[str, ...]: ...
+    def handle_resolvers(self) -> Tuple[str, ...]:
+        """The handle resolver URL prefixes besides ``hdl.handle.net`` and ``doi.org``."""
     @property
-    def handle_form(self) -> str: ...
+    def handle_form(self) -> str:
+        """``"hdl"`` or ``"https"``."""
     @property
-    def doi_form(self) -> str: ...
+    def doi_form(self) -> str:
+        """``"https"`` or ``"hdl"``."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -164,7 +169,8 @@ class Registry:
     @overload
     def canonicalize_many(
         self, iterable: Iterable[str], scheme: Optional[_Scheme] = None, *, on_invalid: Literal["error"]
-    ) -> List[Union[str, InvalidIdentifier]]: ...
+    ) -> List[Union[str, InvalidIdentifier]]:
+        """As :func:`canonicalize_many`."""
     def detect_kind(self, text: str) -> Optional[str]:
         """As :func:`detect_kind`."""
     def __eq__(self, other: object, /) -> bool: ...
@@ -257,7 +263,9 @@ def canonicalize(text: str, scheme: Optional[_Scheme] = None, policy: Optional[P
         --scheme``. Without it, ``demo:1`` is an IRI of URI scheme ``demo``.
     :param policy: the choices of canonical forms (default: ``Policy()``).
     :raises InvalidIdentifier: when a scheme claims ``text`` but it breaks a rule, or ``text`` is
-        not an IRI (kind ``"iri"``).
+        not an IRI (kind ``"iri"``). Without ``scheme``, a bare DOI or handle name
+        (``10.1000/182``, which :func:`detect_kind` reads as one) is not an IRI: the message then
+        ends with the ``scheme`` that reads it (``; a bare DOI name: pass scheme="doi"``).
     :raises ValueError: for an unknown ``scheme``.
     """
 
@@ -298,7 +306,8 @@ def canonicalize_many(
 def detect_kind(text: str, policy: Optional[Policy] = None) -> Optional[str]:
     """The kind of a valid identifier written in any of its forms, bare DOI and handle names
     included (as idutils' ``detect_identifier_schemes`` reads them); ``None`` for anything else,
-    invalid identifiers included.
+    invalid identifiers included. White space around ``text`` is ignored, and DOIs and handles
+    are read as :func:`normalize_doi` reads them.
 
     >>> detect_kind("10.1000/182"), detect_kind("info:fedora/demo:1"), detect_kind("http://example.org/")
     ('doi', 'fedora-object', None)
@@ -308,6 +317,13 @@ def normalize_doi(text: str, policy: Optional[Policy] = None) -> str:
     """A DOI without its prefix, as idutils' ``normalize_doi`` returns it, from any spelling
     (``doi:``, ``info:doi/``, ``urn:doi:``, resolver URLs, ``hdl:``, bare).
 
+    White space around ``text`` is ignored. A text with a URI scheme is read in the scheme's full
+    forms; a text without one that starts with a resolver's host (``doi.org/10.1000/182``,
+    ``dx.doi.org/…``) as that resolver's ``https://`` URL, as idutils reads it; any other text as
+    a bare name (``10.1000/182``). The query and fragment of a URI form (``?…``, ``#…``) are not
+    part of the name and are left out: ``https://doi.org/10.1000/abc#frag`` is ``10.1000/abc``,
+    while the bare name ``10.1000/abc#frag`` keeps its ``#``.
+
     Unlike idutils, ASCII letters are lower-cased (DOI names are case-insensitive, so
     ``10.1000/ABC`` and ``10.1000/abc`` are one DOI), a URI form is percent-decoded once as the
     DOI proxy reads it, and the DOI is validated: where idutils returns whatever its regular
@@ -315,12 +331,16 @@ def normalize_doi(text: str, policy: Optional[Policy] = None) -> str:
 
     >>> normalize_doi("http://dx.doi.org/10.1371/JOURNAL.PONE.0042793")
     '10.1371/journal.pone.0042793'
+
+    :raises InvalidIdentifier: when ``text`` is not a valid DOI.
     """
 
 def normalize_handle(text: str, policy: Optional[Policy] = None) -> str:
     """A handle without its prefix, as idutils' ``normalize_handle`` returns it, from any
-    spelling; the naming authority upper-cased, the local name kept as it is, URI forms
-    percent-decoded once. A DOI is a handle too (and is case-folded as in :func:`normalize_doi`).
+    spelling (read as :func:`normalize_doi` reads a DOI: ``hdl.handle.net/10013/x`` is a
+    resolver URL, the query and fragment of a URI form such as ``?noredirect`` are left out);
+    the naming authority upper-cased, the local name kept as it is, URI forms percent-decoded
+    once. A DOI is a handle too (and is case-folded as in :func:`normalize_doi`).
 
     >>> normalize_handle("https://hdl.handle.net/10013%2Fepic.10033")
     '10013/epic.10033'
@@ -333,11 +353,12 @@ def normalize_pid(text: str, scheme: _Scheme, policy: Optional[Policy] = None) -
     schemes, the canonical IRI (:func:`canonicalize` with ``scheme``) for the others."""
 
 def is_doi(text: str, policy: Optional[Policy] = None) -> bool:
-    """Whether ``text`` is a valid DOI in any spelling, bare included."""
+    """Whether ``text`` is a valid DOI in any spelling, bare included, read as
+    :func:`normalize_doi` reads it."""
 
 def is_handle(text: str, policy: Optional[Policy] = None) -> bool:
-    """Whether ``text`` is a valid handle (DOIs included) in any spelling, bare included; unlike
-    idutils, a URL of another host is not a handle."""
+    """Whether ``text`` is a valid handle (DOIs included) in any spelling, bare included, read as
+    :func:`normalize_handle` reads it; unlike idutils, a URL of another host is not a handle."""
 
 def rewrite(
     source: _Source,

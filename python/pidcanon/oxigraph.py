@@ -38,7 +38,13 @@ def canonicalize_store(
     The report counts the quads before (``statements_read``) and after (``statements_written``),
     the IRI occurrences rewritten per kind, the invalid identifiers left unchanged (each is also
     logged on the ``pidcanon`` logger) and the quads that became duplicates of others.
+
+    :raises TypeError: when ``store`` is not a ``pyoxigraph.Store``.
     """
+    if not isinstance(store, Store):
+        raise TypeError(
+            f"canonicalize_store: argument 'store' must be a pyoxigraph Store, not {type(store).__qualname__}"
+        )
     named_graphs = [g for g in store.named_graphs() if isinstance(g, NamedNode)]
     with tempfile.TemporaryDirectory(prefix="pidcanon-") as directory:
         dumped = os.path.join(directory, "store.nq")

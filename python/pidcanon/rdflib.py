@@ -54,7 +54,15 @@ def canonicalize_graph(
     multi-graph types, graph names are canonicalized too. Invalid identifiers are left unchanged,
     counted in the report and logged on the ``pidcanon`` logger. As an rdflib graph is a set,
     statements that become equal merge: ``report.duplicates_dropped`` counts them.
+
+    :raises TypeError: when ``graph`` is not an rdflib ``Graph`` (``ConjunctiveGraph`` and
+        ``Dataset`` are ``Graph`` subclasses).
     """
+    if not isinstance(graph, Graph):
+        raise TypeError(
+            f"canonicalize_graph: argument 'graph' must be an rdflib Graph, ConjunctiveGraph or Dataset, "
+            f"not {type(graph).__qualname__}"
+        )
     with _collector_paused():
         return _canonicalize(graph, inplace, policy)
 

@@ -10,13 +10,25 @@ create_exception!(
     pidcanon,
     InvalidIdentifier,
     PyValueError,
-    "An identifier that its scheme claims but that breaks one of its rules."
+    concat!(
+        "An identifier that its scheme claims but that breaks one of its rules.\n",
+        "\n",
+        "``str(e)`` is the command line's message: ``fedora-object: character ' ' is not allowed in\n",
+        "object-id (byte 18)`` from ``canonicalize``, prefixed with ``file:line:column: invalid\n",
+        "identifier <iri>:`` from ``rewrite(..., fail_on_invalid=True)``.",
+    )
 );
 create_exception!(
     pidcanon,
     RdfSyntaxError,
     PyValueError,
-    "RDF input that is not valid in its format."
+    concat!(
+        "RDF input that is not valid in its format.\n",
+        "\n",
+        "``str(e)`` is the command line's message, ``file:line:column: syntax error: message``. It is\n",
+        "a ``ValueError``, not Python's ``SyntaxError`` (which is about Python source and would add\n",
+        "``(line N)`` to the message).",
+    )
 );
 
 /// Where in a file something was found: its name, and the 1-based line and column if known.

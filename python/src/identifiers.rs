@@ -1,7 +1,7 @@
 //! One identifier at a time, or many: `canonicalize`, `parse`, `canonicalize_many`,
 //! `detect_kind`, the idutils-style `normalize_*` functions, and `pidcanon.Registry`.
 
-use crate::errors::{id_error, value_error};
+use crate::errors::{id_error, invalid_identifier, value_error};
 use crate::policy::{PyPolicy, py_repr, registry_of};
 use pidcanon::{Canonical, IdError, Kind, Registry};
 use pyo3::prelude::*;
@@ -15,15 +15,18 @@ use std::sync::Arc;
 /// The scheme names `scheme=` accepts.
 const SCHEMES: [&str; 6] = ["fedora", "oai", "poi", "handle", "doi", "pdi"];
 
-/// The canonical form of one identifier and what it was recognized as.
+/// The canonical form of one identifier (``str()`` gives it) and what it was recognized as.
+///
+/// >>> parse("HDL:10013/epic.10033")
+/// <Canonical iri='hdl:10013/epic.10033' kind='handle' changed=True>
 #[pyclass(frozen, eq, hash, module = "pidcanon", name = "Canonical")]
 #[derive(PartialEq, Eq, Hash)]
 pub(crate) struct PyCanonical {
     /// The canonical IRI.
     #[pyo3(get)]
     iri: String,
-    /// The kind: `fedora-object`, `fedora-dissemination`, `oai`, `poi`, `handle`, `doi`, `pdi`
-    /// or `iri`.
+    /// ``fedora-object``, ``fedora-dissemination``, ``oai``, ``poi``, ``handle``, ``doi``,
+    /// ``pdi``, or ``iri`` for an IRI no scheme claims (passed through).
     #[pyo3(get)]
     kind: String,
     /// Whether the canonical IRI differs from the input.
@@ -53,7 +56,11 @@ impl PyCanonical {
     }
 }
 
-/// The adapters of one policy, with the identifier functions as methods.
+/// The adapters of one policy, with the identifier functions as methods (the module-level
+/// functions take ``policy=`` instead).
+///
+/// >>> Registry(Policy(doi_form="hdl")).canonicalize("doi:10.1000/ABC")
+/// 'hdl:10.1000/abc'
 #[pyclass(frozen, module = "pidcanon", name = "Registry")]
 pub(crate) struct PyRegistry {
     policy: Py<PyPolicy>,
@@ -85,6 +92,7 @@ impl PyRegistry {
         self.policy.clone_ref(py)
     }
 
+    /// As :func:`canonicalize`.
     #[pyo3(signature = (text, scheme = None))]
     fn canonicalize<'py>(
         &self,
@@ -94,6 +102,7 @@ impl PyRegistry {
         canonicalize_with(&self.registry, text, scheme_of(scheme)?)
     }
 
+    /// As :func:`parse`.
     #[pyo3(signature = (text, scheme = None))]
     fn parse(
         &self,
@@ -103,6 +112,7 @@ impl PyRegistry {
         parse_with(&self.registry, text, scheme_of(scheme)?)
     }
 
+    /// As :func:`canonicalize_many`.
     #[pyo3(signature = (iterable, scheme = None, on_invalid = "none"))]
     fn canonicalize_many<'py>(
         &self,
@@ -113,6 +123,7 @@ impl PyRegistry {
         canonicalize_many_with(&self.registry, iterable, scheme_of(scheme)?, on_invalid)
     }
 
+    /// As :func:`detect_kind`.
     fn detect_kind(&self, text: &str) -> Option<&'static str> {
         detect(&self.registry, text).map(Kind::as_str)
     }
@@ -176,7 +187,7 @@ fn canonicalize_with<'py>(
             ..
         }) => Ok(text.clone().into_any()),
         Ok(c) => Ok(PyString::new(text.py(), &c.iri).into_any()),
-        Err(e) => Err(id_error(text.py(), &input, &e)),
+        Err(e) => Err(error_of(text.py(), registry, scheme, &input, &e)),
     }
 }
 
@@ -192,8 +203,37 @@ fn parse_with(
             iri: c.iri.into_owned(),
             kind: c.kind.as_str().to_owned(),
         }),
-        Err(e) => Err(id_error(text.py(), &input, &e)),
+        Err(e) => Err(error_of(text.py(), registry, scheme, &input, &e)),
     }
+}
+
+/// The `InvalidIdentifier` of `input`. Read without a scheme, a text that is not an IRI but that
+/// `detect_kind` reads as a bare DOI or handle name, and that that scheme takes, says so: the
+/// message ends with `; a bare DOI name: pass scheme="doi"` (or handle).
+fn error_of(
+    py: Python<'_>,
+    registry: &Registry,
+    scheme: Option<&'static str>,
+    input: &str,
+    error: &IdError,
+) -> PyErr {
+    if scheme.is_none() && error.kind() == Kind::Iri {
+        let bare = match detect(registry, input) {
+            Some(Kind::Doi) => Some(("DOI", "doi")),
+            Some(Kind::Handle) => Some(("handle", "handle")),
+            _ => None,
+        };
+        if let Some((what, scheme)) = bare {
+            if registry
+                .canonicalize_with_scheme(Some(scheme), input)
+                .is_ok()
+            {
+                let message = format!("{error}; a bare {what} name: pass scheme=\"{scheme}\"");
+                return invalid_identifier(py, message, input, error, None);
+            }
+        }
+    }
+    id_error(py, input, error)
 }
 
 /// What `canonicalize_many` puts in place of an invalid identifier.
@@ -250,8 +290,10 @@ fn canonicalize_many_with<'py>(
                 Ok(Some(iri)) => list.append(iri)?,
                 Err(e) => match on_invalid {
                     OnInvalid::None => list.append(py.None())?,
-                    OnInvalid::Error => list.append(id_error(py, text, &e).into_value(py))?,
-                    OnInvalid::Raise => return Err(id_error(py, text, &e)),
+                    OnInvalid::Error => {
+                        list.append(error_of(py, registry, scheme, text, &e).into_value(py))?
+                    }
+                    OnInvalid::Raise => return Err(error_of(py, registry, scheme, text, &e)),
                 },
             }
         }
@@ -266,19 +308,38 @@ const MANY_CHUNK: usize = 1024;
 const DOI: &[Kind] = &[Kind::Doi];
 const HANDLE: &[Kind] = &[Kind::Handle, Kind::Doi];
 
-/// `text` read as idutils reads a DOI or handle: a text with a URI scheme in one of the full
-/// forms (`doi:`, `hdl:`, resolver URLs...), any other text as a bare name of `scheme`; the result
-/// must be one of `kinds`.
+/// `text` read as idutils reads a DOI or handle: white space around it ignored; a text with a URI
+/// scheme in one of the full forms (`doi:`, `hdl:`, resolver URLs...); a text that starts with a
+/// resolver's host (`doi.org/10.1000/182`, `hdl.handle.net/10013/x`) as that resolver's `https://`
+/// URL; any other text as a bare name of `scheme`. The result must be one of `kinds`. Offsets of
+/// errors are in `text` as given.
 fn as_pid<'a>(
     registry: &Registry,
     text: &'a str,
     scheme: &str,
     kinds: &[Kind],
 ) -> Result<Canonical<'a>, IdError> {
-    let c = match pidcanon::scheme::scheme_of(text) {
-        Some(_) => registry.canonicalize(text)?,
-        None => registry.canonicalize_with_scheme(Some(scheme), text)?,
+    let trimmed = text.trim();
+    let lead = text.len() - text.trim_start().len();
+    let shifted = |e: IdError, by: isize| {
+        let offset = e.offset().saturating_add_signed(by);
+        IdError::new(e.kind(), e.rule().clone(), offset)
     };
+    let c = match pidcanon::scheme::scheme_of(trimmed) {
+        Some(_) => registry.canonicalize(trimmed),
+        None => match resolver_url(registry, trimmed) {
+            // Offsets in the URL: less its `https://`.
+            Some(result) => result.map_err(|e| shifted(e, lead as isize - HTTPS.len() as isize)),
+            None => registry.canonicalize_with_scheme(Some(scheme), trimmed),
+        },
+    }
+    .map_err(|e| {
+        if lead == 0 {
+            e
+        } else {
+            shifted(e, lead as isize)
+        }
+    })?;
     if kinds.contains(&c.kind) {
         return Ok(c);
     }
@@ -289,11 +350,32 @@ fn as_pid<'a>(
     } else {
         "not a handle"
     };
-    Err(IdError::new(c.kind, pidcanon::Rule::Grammar(rule), 0))
+    Err(IdError::new(c.kind, pidcanon::Rule::Grammar(rule), lead))
+}
+
+const HTTPS: &str = "https://";
+
+/// A text without a URI scheme whose first segment is a host name (`doi.org/…`,
+/// `dx.doi.org/…`, `hdl.handle.net/…`, a policy's resolver): the DOI or handle its `https://` URL
+/// is, valid or not; `None` when no DOI or handle adapter claims that URL.
+fn resolver_url(registry: &Registry, text: &str) -> Option<Result<Canonical<'static>, IdError>> {
+    let host = &text[..text.find('/')?];
+    if !(host.contains('.') && host.bytes().any(|b| b.is_ascii_alphabetic())) {
+        return None;
+    }
+    let url = format!("{HTTPS}{text}");
+    match registry.canonicalize(&url) {
+        Ok(c) if matches!(c.kind, Kind::Doi | Kind::Handle) => {
+            Some(Ok(Canonical::new(Cow::Owned(c.iri.into_owned()), c.kind)))
+        }
+        Err(e) if matches!(e.kind(), Kind::Doi | Kind::Handle) => Some(Err(e)),
+        _ => None,
+    }
 }
 
 /// The kind of a valid identifier: its full forms, or a bare DOI or handle name.
 fn detect(registry: &Registry, text: &str) -> Option<Kind> {
+    let text = text.trim();
     match registry.canonicalize(text) {
         Ok(c) if c.kind != Kind::Iri => Some(c.kind),
         _ => as_pid(registry, text, "handle", HANDLE)
@@ -311,12 +393,31 @@ fn bare_name(py: Python<'_>, registry: &Registry, text: &str, scheme: &str) -> P
         .into_iter()
         .find_map(|prefix| c.iri.strip_prefix(prefix))
         .unwrap_or(&c.iri);
+    // A URI form's query and fragment (`?noredirect`, `#section`) are not part of the name: in
+    // the canonical form a `?` or `#` of the name itself is escaped.
+    let name = name.split(['?', '#']).next().unwrap_or(name);
     pidcanon::pct::decode(name)
         .map(Cow::into_owned)
         .map_err(|_| value_error(format!("{:?} does not decode", c.iri)))
 }
 
-/// The canonical IRI of `text`.
+/// The canonical IRI of ``text``; an IRI no scheme claims comes back unchanged (the same
+/// object, as does an identifier that is already canonical).
+///
+/// >>> canonicalize("info:fedora/demo%3a1")
+/// 'info:fedora/demo:1'
+/// >>> canonicalize("10.1000/ABC", scheme="doi")
+/// 'https://doi.org/10.1000/abc'
+///
+/// :param scheme: read ``text`` as an identifier of this scheme: its full forms, then its bare
+///     form (``demo:1`` for ``"fedora"``, ``10.1000/182`` for ``"doi"``), as ``pidcanon canon
+///     --scheme``. Without it, ``demo:1`` is an IRI of URI scheme ``demo``.
+/// :param policy: the choices of canonical forms (default: ``Policy()``).
+/// :raises InvalidIdentifier: when a scheme claims ``text`` but it breaks a rule, or ``text`` is
+///     not an IRI (kind ``"iri"``). Without ``scheme``, a bare DOI or handle name
+///     (``10.1000/182``, which :func:`detect_kind` reads as one) is not an IRI: the message then
+///     ends with the ``scheme`` that reads it (``; a bare DOI name: pass scheme="doi"``).
+/// :raises ValueError: for an unknown ``scheme``.
 #[pyfunction]
 #[pyo3(signature = (text, scheme = None, policy = None))]
 pub(crate) fn canonicalize<'py>(
@@ -327,7 +428,10 @@ pub(crate) fn canonicalize<'py>(
     canonicalize_with(&registry_of(policy), text, scheme_of(scheme)?)
 }
 
-/// The canonical IRI of `text`, its kind and whether it changed.
+/// As :func:`canonicalize`, with the kind and whether anything changed.
+///
+/// >>> parse("http://dx.doi.org/10.1000/182").kind
+/// 'doi'
 #[pyfunction]
 #[pyo3(signature = (text, scheme = None, policy = None))]
 pub(crate) fn parse<'py>(
@@ -338,7 +442,16 @@ pub(crate) fn parse<'py>(
     parse_with(&registry_of(policy), text, scheme_of(scheme)?)
 }
 
-/// The canonical IRIs of many identifiers, with the GIL released.
+/// The canonical IRIs of many identifiers, in one call that releases the GIL while it works
+/// (the items are read and canonicalized a chunk of 1,024 at a time).
+///
+/// >>> canonicalize_many(["doi:10.1000/ABC", "info:fedora/demo:a b"])
+/// ['https://doi.org/10.1000/abc', None]
+///
+/// :param on_invalid: what stands for an invalid identifier in the list: ``"none"`` (``None``),
+///     ``"error"`` (its :class:`InvalidIdentifier`, not raised), or ``"raise"`` (the first one is
+///     raised).
+/// :raises TypeError: when an item is not a ``str``.
 #[pyfunction]
 #[pyo3(signature = (iterable, scheme = None, policy = None, on_invalid = "none"))]
 pub(crate) fn canonicalize_many<'py>(
@@ -355,7 +468,13 @@ pub(crate) fn canonicalize_many<'py>(
     )
 }
 
-/// The kind of a valid identifier, or `None`.
+/// The kind of a valid identifier written in any of its forms, bare DOI and handle names
+/// included (as idutils' ``detect_identifier_schemes`` reads them); ``None`` for anything else,
+/// invalid identifiers included. White space around ``text`` is ignored, and DOIs and handles
+/// are read as :func:`normalize_doi` reads them.
+///
+/// >>> detect_kind("10.1000/182"), detect_kind("info:fedora/demo:1"), detect_kind("http://example.org/")
+/// ('doi', 'fedora-object', None)
 #[pyfunction]
 #[pyo3(signature = (text, policy = None))]
 pub(crate) fn detect_kind(
@@ -365,7 +484,25 @@ pub(crate) fn detect_kind(
     detect(&registry_of(policy), text).map(Kind::as_str)
 }
 
-/// A DOI, validated, without prefix, ASCII letters lower-cased.
+/// A DOI without its prefix, as idutils' ``normalize_doi`` returns it, from any spelling
+/// (``doi:``, ``info:doi/``, ``urn:doi:``, resolver URLs, ``hdl:``, bare).
+///
+/// White space around ``text`` is ignored. A text with a URI scheme is read in the scheme's full
+/// forms; a text without one that starts with a resolver's host (``doi.org/10.1000/182``,
+/// ``dx.doi.org/…``) as that resolver's ``https://`` URL, as idutils reads it; any other text as
+/// a bare name (``10.1000/182``). The query and fragment of a URI form (``?…``, ``#…``) are not
+/// part of the name and are left out: ``https://doi.org/10.1000/abc#frag`` is ``10.1000/abc``,
+/// while the bare name ``10.1000/abc#frag`` keeps its ``#``.
+///
+/// Unlike idutils, ASCII letters are lower-cased (DOI names are case-insensitive, so
+/// ``10.1000/ABC`` and ``10.1000/abc`` are one DOI), a URI form is percent-decoded once as the
+/// DOI proxy reads it, and the DOI is validated: where idutils returns whatever its regular
+/// expression matched (or fails with ``AttributeError``), this raises :class:`InvalidIdentifier`.
+///
+/// >>> normalize_doi("http://dx.doi.org/10.1371/JOURNAL.PONE.0042793")
+/// '10.1371/journal.pone.0042793'
+///
+/// :raises InvalidIdentifier: when ``text`` is not a valid DOI.
 #[pyfunction]
 #[pyo3(signature = (text, policy = None))]
 pub(crate) fn normalize_doi(
@@ -376,7 +513,16 @@ pub(crate) fn normalize_doi(
     bare_name(py, &registry_of(policy), text, "doi")
 }
 
-/// A handle (or DOI), validated, without prefix.
+/// A handle without its prefix, as idutils' ``normalize_handle`` returns it, from any
+/// spelling (read as :func:`normalize_doi` reads a DOI: ``hdl.handle.net/10013/x`` is a
+/// resolver URL, the query and fragment of a URI form such as ``?noredirect`` are left out);
+/// the naming authority upper-cased, the local name kept as it is, URI forms percent-decoded
+/// once. A DOI is a handle too (and is case-folded as in :func:`normalize_doi`).
+///
+/// >>> normalize_handle("https://hdl.handle.net/10013%2Fepic.10033")
+/// '10013/epic.10033'
+///
+/// :raises InvalidIdentifier: when ``text`` is not a valid handle.
 #[pyfunction]
 #[pyo3(signature = (text, policy = None))]
 pub(crate) fn normalize_handle(
@@ -387,7 +533,8 @@ pub(crate) fn normalize_handle(
     bare_name(py, &registry_of(policy), text, "handle")
 }
 
-/// `normalize_doi`/`normalize_handle` for those schemes, the canonical IRI for the others.
+/// idutils' ``normalize_pid``: :func:`normalize_doi` or :func:`normalize_handle` for those
+/// schemes, the canonical IRI (:func:`canonicalize` with ``scheme``) for the others.
 #[pyfunction]
 #[pyo3(signature = (text, scheme, policy = None))]
 pub(crate) fn normalize_pid<'py>(
@@ -404,27 +551,26 @@ pub(crate) fn normalize_pid<'py>(
     canonicalize_with(&registry, text, Some(scheme_named(scheme)?))
 }
 
-/// Whether `text` is a valid DOI in any spelling, bare included.
+/// Whether ``text`` is a valid DOI in any spelling, bare included, read as
+/// :func:`normalize_doi` reads it.
 #[pyfunction]
 #[pyo3(signature = (text, policy = None))]
 pub(crate) fn is_doi(text: &str, policy: Option<&Bound<'_, PyPolicy>>) -> bool {
     as_pid(&registry_of(policy), text, "doi", DOI).is_ok()
 }
 
-/// Whether `text` is a valid handle (DOIs included) in any spelling, bare included.
+/// Whether ``text`` is a valid handle (DOIs included) in any spelling, bare included, read as
+/// :func:`normalize_handle` reads it; unlike idutils, a URL of another host is not a handle.
 #[pyfunction]
 #[pyo3(signature = (text, policy = None))]
 pub(crate) fn is_handle(text: &str, policy: Option<&Bound<'_, PyPolicy>>) -> bool {
     as_pid(&registry_of(policy), text, "handle", HANDLE).is_ok()
 }
 
-/// For the graph helpers: the terms among `terms` that are IRIs (instances of `iri_type`, a `str`
-/// subclass such as rdflib's `URIRef`) and that an adapter claims, mapped to
-/// `{term: (canonical term, kind)}` when their canonical form differs, and to `{term: message}`
-/// when they are invalid. The keys are the caller's own objects, and a canonical term that is
-/// already among `terms` is that object, not an equal copy: rdflib compares terms with a Python
-/// `__eq__` that dict lookups skip for identical objects. IRIs no adapter claims are in neither
-/// (they were checked by the parser).
+/// For the graph helpers: ``({term: (canonical term, kind)}, {term: message})`` for the
+/// terms of ``iri_type`` (rdflib's ``URIRef``) that a scheme claims and that change or are
+/// invalid; the keys are the given objects, and a canonical term already among ``terms`` is
+/// that object.
 #[pyfunction]
 #[pyo3(signature = (terms, iri_type, policy = None))]
 pub(crate) fn _canonical_terms<'py>(

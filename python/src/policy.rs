@@ -13,7 +13,18 @@ use std::sync::{Arc, LazyLock};
 /// The registry of the default policy, shared by every call that gives none.
 static DEFAULT: LazyLock<Arc<Registry>> = LazyLock::new(|| Arc::new(Registry::default()));
 
-/// Every choice a user can make; the keyword arguments are the keys of a policy file.
+/// Every choice a user can make about canonical forms; the keyword arguments are the keys of a
+/// TOML policy file (``pidcanon --policy FILE``).
+///
+/// >>> Policy(handle_form="https")
+/// Policy(poi_oai='keep', fedora_bases=[], handle_resolvers=[], handle_form='https', doi_form='https')
+///
+/// :param poi_oai: ``"keep"`` POIs and OAI identifiers apart, or merge them onto ``"poi"`` or ``"oai"``.
+/// :param fedora_bases: Fedora base URLs whose REST and API-A-Lite URLs become ``info:fedora/`` URIs.
+/// :param handle_resolvers: handle resolver URL prefixes besides ``hdl.handle.net`` and ``doi.org``.
+/// :param handle_form: ``"hdl"`` (``hdl:NA/local``) or ``"https"`` (``https://hdl.handle.net/NA/local``).
+/// :param doi_form: ``"https"`` (``https://doi.org/10.x/y``) or ``"hdl"`` (``hdl:10.x/y``).
+/// :raises ValueError: for an unknown choice or a base or resolver that is not an http(s) URL.
 #[pyclass(frozen, module = "pidcanon", name = "Policy")]
 pub(crate) struct PyPolicy {
     pub(crate) policy: Policy,
@@ -34,6 +45,10 @@ impl PyPolicy {
 impl PyPolicy {
     #[new]
     #[pyo3(signature = (*, poi_oai = "keep", fedora_bases = Vec::new(), handle_resolvers = Vec::new(), handle_form = "hdl", doi_form = "https"))]
+    // Written out: the generated one shows the `Vec::new()` defaults as `...` (`Ellipsis` in help()).
+    #[pyo3(
+        text_signature = "(*, poi_oai='keep', fedora_bases=(), handle_resolvers=(), handle_form='hdl', doi_form='https')"
+    )]
     fn new(
         poi_oai: &str,
         fedora_bases: Vec<String>,
@@ -64,12 +79,17 @@ impl PyPolicy {
     }
 
     /// A policy from the text of a TOML policy file.
+    ///
+    /// :raises ValueError: for invalid TOML, an unknown key or value, a bad URL.
     #[staticmethod]
     fn from_toml(text: &str) -> PyResult<Self> {
         Self::checked(Policy::from_toml(text).map_err(value_error)?)
     }
 
     /// A policy from a TOML policy file.
+    ///
+    /// :raises OSError: when the file cannot be read.
+    /// :raises ValueError: for invalid TOML, an unknown key or value, a bad URL.
     #[staticmethod]
     fn from_file(path: PathBuf) -> PyResult<Self> {
         let policy = Policy::from_file(&path).map_err(|e| match e {
@@ -81,6 +101,7 @@ impl PyPolicy {
         Self::checked(policy)
     }
 
+    /// ``"keep"``, ``"poi"`` or ``"oai"``.
     #[getter]
     fn poi_oai(&self) -> &'static str {
         match self.policy.poi_oai {
@@ -90,16 +111,19 @@ impl PyPolicy {
         }
     }
 
+    /// The Fedora base URLs.
     #[getter]
     fn fedora_bases<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, &self.policy.fedora_bases)
     }
 
+    /// The handle resolver URL prefixes besides ``hdl.handle.net`` and ``doi.org``.
     #[getter]
     fn handle_resolvers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, &self.policy.handle_resolvers)
     }
 
+    /// ``"hdl"`` or ``"https"``.
     #[getter]
     fn handle_form(&self) -> &'static str {
         match self.policy.handle_form {
@@ -108,6 +132,7 @@ impl PyPolicy {
         }
     }
 
+    /// ``"https"`` or ``"hdl"``.
     #[getter]
     fn doi_form(&self) -> &'static str {
         match self.policy.doi_form {

@@ -17,25 +17,34 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-/// What a rewrite did, as `pidcanon rewrite --report json` prints it.
+/// What a rewrite did; ``pidcanon rewrite --report json`` prints the same numbers.
 #[pyclass(frozen, eq, hash, module = "pidcanon", name = "Report")]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub(crate) struct PyReport {
+    /// Statements read.
     #[pyo3(get)]
     statements_read: u64,
+    /// Statements written (for the graph helpers: in the result).
     #[pyo3(get)]
     statements_written: u64,
     rewritten: BTreeMap<String, u64>,
+    /// Occurrences of identifiers a scheme claims but that break its rules (left unchanged).
     #[pyo3(get)]
     invalid_identifiers: u64,
+    /// Statements dropped as duplicates (``dedup=True``; for the graph helpers, the statements
+    /// that merged with others).
     #[pyo3(get)]
     duplicates_dropped: u64,
+    /// Syntax errors gone past (``skip_syntax_errors=True``).
     #[pyo3(get)]
     syntax_errors: u64,
+    /// N-Triples / N-Quads lines that do not parse, written to the output unchanged.
     #[pyo3(get)]
     lines_passed_through: u64,
+    /// Statements of trusty nanopublications left as they are (``keep_signed=True``).
     #[pyo3(get)]
     signed_statements_kept: u64,
+    /// Bytes of input read.
     #[pyo3(get)]
     bytes_read: u64,
 }
@@ -44,6 +53,10 @@ pub(crate) struct PyReport {
 impl PyReport {
     #[new]
     #[pyo3(signature = (*, statements_read = 0, statements_written = 0, rewritten = BTreeMap::new(), invalid_identifiers = 0, duplicates_dropped = 0, syntax_errors = 0, lines_passed_through = 0, signed_statements_kept = 0, bytes_read = 0))]
+    // Written out: the generated one shows the `BTreeMap::new()` default as `...` (`Ellipsis`).
+    #[pyo3(
+        text_signature = "(*, statements_read=0, statements_written=0, rewritten={}, invalid_identifiers=0, duplicates_dropped=0, syntax_errors=0, lines_passed_through=0, signed_statements_kept=0, bytes_read=0)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         statements_read: u64,
@@ -69,7 +82,7 @@ impl PyReport {
         }
     }
 
-    /// IRI occurrences rewritten, per kind (a new dict).
+    /// IRI occurrences rewritten, per kind (a new dict each time).
     #[getter]
     fn rewritten<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
@@ -366,7 +379,44 @@ fn place(source: &str, location: Location) -> Place<'_> {
     }
 }
 
-/// Rewrites RDF from `source` into `destination`.
+/// Streams RDF from ``source`` into ``destination`` with every identifier canonicalized, as
+/// ``pidcanon rewrite`` does (the same output, byte for byte), with the GIL released.
+///
+/// >>> import io
+/// >>> out = io.BytesIO()
+/// >>> rewrite(b"<info:fedora/demo%3a1> <http://purl.org/dc/terms/relation> <hdl://10013/x> .\n", out).rewritten
+/// {'fedora-object': 1, 'handle': 1}
+/// >>> out.getvalue()
+/// b'<info:fedora/demo:1> <http://purl.org/dc/terms/relation> <hdl:10013/x> .\n'
+///
+/// :param source: a path (``str`` or ``os.PathLike``), ``bytes``-like data, or a file object
+///     opened in binary or text mode, read in 64 KiB chunks.
+/// :param destination: a path, written through a temporary file in the same directory renamed
+///     at the end (a failed rewrite leaves no partial file and an existing one untouched), or a
+///     file object opened in binary or text mode (not closed).
+/// :param format: the input format: ``nt``, ``nq``, ``ttl``, ``trig``, ``rdfxml``, an extension
+///     or a media type. Default: from the path's (or the file object's ``name``) extension;
+///     ``bytes`` and nameless streams are read as N-Quads, which includes N-Triples.
+/// :param to: the output format; default: from the destination path's extension, else the input
+///     format.
+/// :param base: the base IRI of relative IRIs in Turtle, TriG and RDF/XML.
+/// :param dedup: drop statements that became exact duplicates (``--dedup``).
+/// :param fail_on_invalid: raise :class:`InvalidIdentifier` at the first invalid identifier
+///     instead of leaving it unchanged (``--strict``).
+/// :param skip_syntax_errors: go on after syntax errors (``--lenient``).
+/// :param keep_signed: leave trusty nanopublications as they are (``--keep-signed``).
+/// :param threads: threads for N-Triples/N-Quads (default: the number of cores).
+/// :param links: where to write ``<original> owl:sameAs <canonical> .`` once per rewritten IRI.
+/// :param map: where to write ``original<TAB>canonical<TAB>kind`` once per rewritten IRI.
+/// :param rejects: with ``skip_syntax_errors``, where N-Triples/N-Quads lines that do not parse go.
+/// :raises RdfSyntaxError: when the input is not valid in its format.
+/// :raises InvalidIdentifier: with ``fail_on_invalid``.
+/// :raises OSError: when a file cannot be read or written; an exception raised by a file
+///     object's ``read`` or ``write`` comes through as it is.
+/// :raises ValueError: for an unknown format, a bad base IRI, named graphs into a triple format.
+///
+/// Invalid identifiers left unchanged, syntax errors skipped and warnings are logged on the
+/// ``pidcanon`` logger (``logging.getLogger("pidcanon")``) with the command line's messages.
 #[pyfunction]
 #[pyo3(signature = (source, destination, *, format = None, to = None, base = None, dedup = false, policy = None, fail_on_invalid = false, skip_syntax_errors = false, keep_signed = false, threads = None, links = None, map = None, rejects = None))]
 #[allow(clippy::too_many_arguments)]

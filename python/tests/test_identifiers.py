@@ -269,3 +269,90 @@ def test_classes_are_frozen():
 def test_exceptions_pickle_like_value_errors():
     e = pickle.loads(pickle.dumps(InvalidIdentifier("m")))
     assert isinstance(e, ValueError) and str(e) == "m"
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("https://doi.org/10.1000/abc#frag", "10.1000/abc"),
+        ("https://doi.org/10.1000/ABC?noredirect", "10.1000/abc"),
+        ("http://dx.doi.org/10.1000/abc?x=1#y", "10.1000/abc"),
+        ("info:doi/10.1000/abc#frag", "10.1000/abc"),
+        # A `#` or `?` escaped in a URI form, in a bare name or after `doi:` (which is not a URI
+        # form: docs/canonical-forms.md) is part of the name.
+        ("https://doi.org/10.1000/a%23b", "10.1000/a#b"),
+        ("10.1000/a#b", "10.1000/a#b"),
+        ("doi:10.1000/abc#frag", "10.1000/abc#frag"),
+    ],
+)
+def test_the_query_and_fragment_of_a_doi_url_are_not_part_of_the_name(text, name):
+    assert pidcanon.normalize_doi(text) == name
+    # Fed back, the name is the same DOI.
+    assert pidcanon.normalize_doi(name) == name
+    assert pidcanon.normalize_pid(text, "doi") == name
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("https://hdl.handle.net/10013/x?noredirect", "10013/x"),
+        ("hdl:10013/x?noredirect", "10013/x"),
+        ("hdl:10013/x#part", "10013/x"),
+        ("https://hdl.handle.net/10013/a%3Fb", "10013/a?b"),
+    ],
+)
+def test_the_query_and_fragment_of_a_handle_url_are_not_part_of_the_name(text, name):
+    assert pidcanon.normalize_handle(text) == name
+    assert pidcanon.normalize_handle(name) == name
+
+
+@pytest.mark.parametrize(
+    "text, kind, name",
+    [
+        ("doi.org/10.1000/ABC", "doi", "10.1000/abc"),
+        ("dx.doi.org/10.1000/abc", "doi", "10.1000/abc"),
+        ("hdl.handle.net/10013/x", "handle", "10013/x"),
+        (" 10.1000/abc ", "doi", "10.1000/abc"),
+        ("\t https://doi.org/10.1000/abc\n", "doi", "10.1000/abc"),
+        (" 10013/x ", "handle", "10013/x"),
+    ],
+)
+def test_resolver_hosts_without_a_scheme_and_surrounding_white_space(text, kind, name):
+    # Before: `doi.org/10.1000/abc` and ` 10.1000/abc ` were handles (`hdl:DOI.ORG/10.1000%2Fabc`).
+    assert pidcanon.detect_kind(text) == kind
+    assert pidcanon.normalize_handle(text) == name
+    assert pidcanon.is_handle(text)
+    assert pidcanon.is_doi(text) == (kind == "doi")
+    if kind == "doi":
+        assert pidcanon.normalize_doi(text) == name
+
+
+def test_errors_of_the_idutils_functions_point_into_the_text_as_given():
+    with pytest.raises(InvalidIdentifier) as raised:
+        pidcanon.normalize_doi("  doi:10.1000/")
+    assert (raised.value.input, raised.value.offset) == ("  doi:10.1000/", 14)
+    with pytest.raises(InvalidIdentifier) as raised:
+        pidcanon.normalize_doi("doi.org/10.1000/")
+    assert (raised.value.kind, raised.value.offset) == ("doi", 16)
+    # A host that is not a resolver is not a URL: the text is read as a bare name.
+    assert pidcanon.normalize_handle("example.org/a/b") == "EXAMPLE.ORG/a/b"
+
+
+@pytest.mark.parametrize("text, scheme", [("10.1000/182", "doi"), ("10013/epic.10033", "handle")])
+def test_a_bare_name_without_scheme_says_which_scheme_reads_it(text, scheme):
+    # detect_kind reads it; canonicalize without a scheme does not (it takes IRIs), and says so.
+    assert pidcanon.detect_kind(text) == scheme
+    what = "DOI" if scheme == "doi" else "handle"
+    hint = f'; a bare {what} name: pass scheme="{scheme}"'
+    for call in (pidcanon.canonicalize, pidcanon.parse, Registry().canonicalize):
+        with pytest.raises(InvalidIdentifier) as raised:
+            call(text)
+        assert str(raised.value).startswith("iri: not a valid IRI") and str(raised.value).endswith(hint)
+        assert (raised.value.kind, raised.value.input) == ("iri", text)
+    [error] = pidcanon.canonicalize_many([text], on_invalid="error")
+    assert str(error).endswith(hint)
+    assert pidcanon.canonicalize(text, scheme=scheme) == pidcanon.parse(text, scheme=scheme).iri
+    # Text that no scheme reads as a bare name gets no hint.
+    with pytest.raises(InvalidIdentifier) as raised:
+        pidcanon.canonicalize("not an iri")
+    assert "scheme=" not in str(raised.value)

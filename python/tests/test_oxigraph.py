@@ -141,3 +141,11 @@ def test_policy_and_invalid_identifiers():
         Quad(NamedNode("https://hdl.handle.net/10013/x"), NamedNode("http://b"), NamedNode("http://c"))
         in store
     )
+
+
+@pytest.mark.parametrize("store", [None, "not a store"])
+def test_a_store_that_is_not_a_store_is_a_type_error_naming_the_argument(store):
+    with pytest.raises(
+        TypeError, match=r"canonicalize_store: argument 'store' must be a pyoxigraph Store, not "
+    ):
+        canonicalize_store(store)

@@ -294,3 +294,13 @@ def test_fast_path_renames_every_position_and_merges(monkeypatch):
     same, in_place_report = canonicalize_graph(g, inplace=True)
     assert same is g and set(g) == set(generic) and in_place_report == generic_report
     assert all(table == set(generic) for table in index_triples(g))
+
+
+@pytest.mark.parametrize(
+    "graph", [None, "not a graph", [(URIRef("http://a"), URIRef("http://b"), Literal("c"))]]
+)
+def test_a_graph_that_is_not_a_graph_is_a_type_error_naming_the_argument(graph):
+    with pytest.raises(
+        TypeError, match=r"canonicalize_graph: argument 'graph' must be an rdflib Graph.*, not "
+    ):
+        canonicalize_graph(graph)
