@@ -25,6 +25,20 @@ use crate::{Kind, Registry};
 use std::collections::HashMap;
 use std::io::BufRead;
 
+/// Whether renaming `from` again and again reaches `to` (within as many steps as there are
+/// renames).
+fn leads_back(targets: &HashMap<Box<str>, (Box<str>, Kind, u64)>, from: &str, to: &str) -> bool {
+    let mut iri = from;
+    for _ in 0..targets.len() {
+        match targets.get(iri) {
+            Some((next, _, _)) if **next == *to => return true,
+            Some((next, _, _)) => iri = next,
+            None => return false,
+        }
+    }
+    false
+}
+
 /// A checked rename table: canonical old IRI → canonical new IRI.
 #[derive(Debug, Clone, Default)]
 pub struct RenameTable {
@@ -67,17 +81,31 @@ impl RenameTable {
             }
         }
         for pair in &pairs {
-            let new = &pair.right.0;
+            let (old, new) = (&pair.left.0, &pair.right.0);
             if let Some((further, _, line)) = targets.get(new.as_str())
-                && pair.left.0 != *new
+                && old != new
             {
+                let message = if **further == **old {
+                    format!(
+                        "<{old}> is renamed to <{new}>, which is renamed back to <{old}> on line \
+                         {line}: a cycle, which has no final target (rename through a new IRI, \
+                         in two runs)"
+                    )
+                } else if leads_back(&targets, further, old) {
+                    format!(
+                        "<{old}> is renamed to <{new}>, which is renamed to <{further}> on line \
+                         {line}, and on back to <{old}>: a cycle, which has no final target \
+                         (rename through a new IRI, in two runs)"
+                    )
+                } else {
+                    format!(
+                        "<{old}> is renamed to <{new}>, which is itself renamed to <{further}> \
+                         on line {line}: write the final target on both lines"
+                    )
+                };
                 problems.push(PairProblem {
                     line: pair.line,
-                    message: format!(
-                        "<{}> is renamed to <{new}>, which is itself renamed to <{further}> on \
-                         line {line}: write the final target on both lines",
-                        pair.left.0
-                    ),
+                    message,
                 });
             }
         }

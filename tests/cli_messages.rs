@@ -369,3 +369,289 @@ fn stdin_that_is_not_n_quads_gets_a_hint_to_use_i() {
     let out = run_pidcanon(&["rewrite", "-i", "nt"], turtle);
     assert!(!text(&out.stderr).contains("hint"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn check_stopped_by_a_syntax_error_counts_and_lists_it() {
+    let dir = Dir::new("messages-check-stop");
+    let nt = dir.file(
+        "bad.nt",
+        "<info:fedora/demo%3a1> <http://x/p> \"a\" .\n<http://x/s> <http://x/p> .\n<info:fedora/demo%3a2> <http://x/p> \"a\" .\n",
+    );
+    let out = run_pidcanon(&["check", p(&nt)], b"");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let name = nt.display();
+    assert_eq!(
+        stdout,
+        format!(
+            "{name}:1:1: non-canonical fedora-object <info:fedora/demo%3a1>: canonical <info:fedora/demo:1>\n\
+             {name}:2:27: syntax-error: The object of a triple must be an IRI, a blank node or a literal\n"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.starts_with(&format!(
+            "pidcanon: {name}:2:27: stopped at this syntax error (--lenient lists every one and goes on)\n\
+             pidcanon: 2 findings in 1 file: 1 non-canonical, 0 invalid, 1 syntax-error; 1 distinct IRI\n"
+        )),
+        "{stderr}"
+    );
+    let out = run_pidcanon(&["check", "--report", "json", p(&nt)], b"");
+    let summary = text(&out.stdout);
+    let summary = summary.lines().last().expect("a summary");
+    assert!(
+        summary.contains(r#""by_finding":{"invalid":0,"non-canonical":1,"syntax-error":1}"#)
+            && summary.contains(r#""stopped":true"#),
+        "{summary}"
+    );
+}
+
+#[test]
+fn summaries_say_1_file_and_2_files() {
+    let dir = Dir::new("messages-plural");
+    let nt = dir.file(
+        "a.nt",
+        "<info:fedora/demo%3a1> <http://x/p> \"a\" .\n<info:fedora/demo:1> <http://x/p> \"a\" .\n",
+    );
+    let out = run_pidcanon(&["check", p(&nt)], b"");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("pidcanon: 1 finding in 1 file: 1 non-canonical, 0 invalid, 0 syntax-error; 1 distinct IRI\n"),
+        "{stderr}"
+    );
+    let out = run_pidcanon(&["check", p(&nt), p(&nt)], b"");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("pidcanon: 2 findings in 2 files: 2 non-canonical, 0 invalid, 0 syntax-error; 1 distinct IRI\n"),
+        "{stderr}"
+    );
+    let out = run_pidcanon(&["rewrite", "--dedup", p(&nt)], b"");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "pidcanon: 2 statements read, 1 written; 1 IRI rewritten (fedora-object 1); \
+             0 invalid identifiers; 1 duplicate dropped; 0 syntax errors; "
+        ),
+        "{stderr}"
+    );
+    let same_as = dir.file(
+        "same.nt",
+        "<http://x/a> <http://www.w3.org/2002/07/owl#sameAs> <http://x/b> .\n",
+    );
+    let out = run_pidcanon(&["rewrite", "--collapse", p(&same_as)], b"");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("pidcanon: --collapse: 1 equivalence pair, 1 class of 2 identifiers\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn check_lists_a_finding_once_per_place_it_is_written() {
+    let dir = Dir::new("messages-check-turtle");
+    let ttl = dir.file(
+        "a.ttl",
+        "@prefix ex: <http://x/> .\n<info:fedora/demo%3a1> ex:p 1 ; ex:q 2 ;\n  ex:r <info:fedora/demo%3a1> .\n",
+    );
+    let out = run_pidcanon(&["check", p(&ttl)], b"");
+    let name = ttl.display();
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{name}:2:1: non-canonical fedora-object <info:fedora/demo%3a1>: canonical <info:fedora/demo:1>\n\
+             {name}:3:8: non-canonical fedora-object <info:fedora/demo%3a1>: canonical <info:fedora/demo:1>\n"
+        )
+    );
+    assert!(
+        text(&out.stderr).starts_with("pidcanon: 2 findings in 1 file:"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_policy_file_error_names_the_file_and_where() {
+    let dir = Dir::new("messages-policy");
+    let policy = dir.file("policy.toml", "# a policy\npoi_oai = \"sometimes\"\n");
+    let out = run_pidcanon(&["canon", "--policy", p(&policy), "doi:10.1/x"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "pidcanon: {}:2:11: invalid policy: unknown variant `sometimes`, expected one of \
+             `keep`, `poi`, `oai`\n",
+            policy.display()
+        )
+    );
+    let bad_url = dir.file("url.toml", "fedora_bases = [\"ftp://x/\"]\n");
+    let out = run_pidcanon(&["check", "--policy", p(&bad_url), "-"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "pidcanon: {}: invalid Fedora base \"ftp://x/\"",
+            bad_url.display()
+        )),
+        "{stderr}"
+    );
+    let missing = dir.path("missing.toml");
+    let out = run_pidcanon(&["rewrite", "--policy", p(&missing), "-"], b"");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "pidcanon: {}: cannot read the policy file: No such file or directory (os error 2)\n",
+            missing.display()
+        )
+    );
+}
+
+#[test]
+fn a_rename_cycle_is_reported_as_a_cycle() {
+    let dir = Dir::new("messages-rename");
+    let table = dir.file(
+        "rename.tsv",
+        "http://x/a\thttp://x/b\nhttp://x/b\thttp://x/a\n",
+    );
+    let out = run_pidcanon(&["rewrite", "--rename", p(&table), "-"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("final target on both lines"), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}:1: <http://x/a> is renamed to <http://x/b>, which is renamed back to \
+             <http://x/a> on line 2: a cycle",
+            table.display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.starts_with("pidcanon: 2 problems, nothing written:\n"),
+        "{stderr}"
+    );
+    let table = dir.file(
+        "three.tsv",
+        "http://x/a\thttp://x/b\nhttp://x/b\thttp://x/c\nhttp://x/c\thttp://x/a\n",
+    );
+    let out = run_pidcanon(&["rewrite", "--rename", p(&table), "-"], b"");
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr
+            .matches(": a cycle, which has no final target")
+            .count(),
+        3,
+        "{stderr}"
+    );
+    assert!(!stderr.contains("final target on both lines"), "{stderr}");
+}
+
+/// A FOXML object with `datastreams` inside.
+fn foxml(datastreams: &str) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <foxml:digitalObject PID=\"demo:1\" xmlns:foxml=\"info:fedora/fedora-system:def/foxml#\">\n\
+         {datastreams}\n</foxml:digitalObject>\n"
+    )
+}
+
+#[test]
+fn foxml_files_skipped_under_lenient_are_counted_and_listed() {
+    let dir = Dir::new("messages-foxml");
+    let store = dir.path("store");
+    fs::create_dir(&store).expect("mkdir");
+    fs::write(store.join("a.xml"), foxml("")).expect("written");
+    fs::write(
+        store.join("b.xml"),
+        foxml("<foxml:datastream ID=\"DC\"></foxml:datastreamX>"),
+    )
+    .expect("written");
+    fs::write(store.join("c.xml"), "<other/>\n").expect("written");
+    let name = store.display();
+
+    let out = run_pidcanon(&["rewrite", "--lenient", p(&store)], b"");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(
+        lines[0].starts_with(&format!("pidcanon: {name}/b.xml:3:")),
+        "{stderr}"
+    );
+    assert!(lines[0].contains(": skipped: malformed XML: "), "{stderr}");
+    assert!(
+        lines[1].starts_with(&format!(
+            "pidcanon: {name}/c.xml: skipped: not a FOXML object"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        lines[2].contains("; 2 syntax errors (2 FOXML files skipped); "),
+        "{stderr}"
+    );
+    assert_eq!(lines.len(), 3, "{stderr}");
+    let out = run_pidcanon(
+        &["rewrite", "--lenient", "--report", "json", p(&store)],
+        b"",
+    );
+    let json = text(&out.stderr);
+    assert!(
+        json.contains(r#""files_skipped":2"#) && json.contains(r#""syntax_errors":2"#),
+        "{json}"
+    );
+
+    let out = run_pidcanon(&["check", "--lenient", p(&store)], b"");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let listed: Vec<&str> = stdout.lines().collect();
+    assert_eq!(listed.len(), 2, "{stdout}");
+    assert!(
+        listed[0].starts_with(&format!("{name}/b.xml:3:"))
+            && listed[0].contains(": syntax-error: malformed XML: "),
+        "{stdout}"
+    );
+    assert!(
+        listed[1].starts_with(&format!("{name}/c.xml: syntax-error: not a FOXML object")),
+        "{stdout}"
+    );
+    assert!(
+        text(&out.stderr).starts_with(
+            "pidcanon: 2 findings in 1 file: 0 non-canonical, 0 invalid, 2 syntax-error;"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Without --lenient: the first broken file stops the run, with line and column.
+    let out = run_pidcanon(&["rewrite", p(&store)], b"");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("pidcanon: {name}/b.xml:3:"))
+            && stderr.contains(": malformed XML: "),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_path_in_an_object_store_that_cannot_be_read_is_named() {
+    let dir = Dir::new("messages-foxml-link");
+    let store = dir.path("store");
+    fs::create_dir(&store).expect("mkdir");
+    fs::write(store.join("a.xml"), foxml("")).expect("written");
+    std::os::unix::fs::symlink("nowhere", store.join("b")).expect("symlink");
+    for args in [
+        &["rewrite", "--lenient"][..],
+        &["check", "--lenient"],
+        &["rewrite"],
+        &["check"],
+    ] {
+        let mut args = args.to_vec();
+        args.push(p(&store));
+        let out = run_pidcanon(&args, b"");
+        let stderr = text(&out.stderr);
+        let said = stderr
+            .lines()
+            .find(|l| l.contains("store/b"))
+            .unwrap_or_else(|| panic!("{args:?}: {stderr}"));
+        assert!(!said.contains(": : "), "{args:?}: {stderr}");
+        assert!(!said.contains("a.xml"), "{args:?}: {stderr}");
+    }
+}

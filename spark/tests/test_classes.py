@@ -130,7 +130,7 @@ def test_a_class_over_max_class_on_the_cluster_fails_before_any_output_and_leave
     assert failed.value.status == 2
     message = failed.value.message
     assert "a class of 300 identifiers (over --max-class 100), representative <https://doi.org/10.1000/chain-150>" in message
-    assert "1 equivalence class(es) larger than --max-class 100: nothing written" in message
+    assert "1 equivalence class larger than --max-class 100: nothing written" in message
     assert "(the equivalence statements of class group " in message and "<stdin>" not in message
     assert not (tmp_path / "out").exists()
     assert leftover_tables(tmp_path) == []

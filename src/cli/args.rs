@@ -1,8 +1,8 @@
 //! Command-line arguments (clap derive).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use pidcanon::{DoiForm, HandleForm, PoiOai, Policy};
-use std::path::PathBuf;
+use pidcanon::{DoiForm, HandleForm, PoiOai, Policy, PolicyError};
+use std::path::{Path, PathBuf};
 
 /// Canonicalize persistent identifiers — Fedora PIDs and URIs, OAI identifiers, POIs, Handles,
 /// DOIs, PDIs — so that every spelling of one identifier becomes one RDF node.
@@ -189,10 +189,11 @@ pub(crate) struct PolicyArgs {
 }
 
 impl PolicyArgs {
-    /// The policy file, if any, with the flags applied.
-    pub(crate) fn policy(&self) -> Result<Policy, pidcanon::PolicyError> {
+    /// The policy file, if any, with the flags applied. An error names the file and, for a
+    /// TOML error, the line and column.
+    pub(crate) fn policy(&self) -> Result<Policy, String> {
         let mut policy = match &self.policy {
-            Some(path) => Policy::from_file(path)?,
+            Some(path) => read_policy(path)?,
             None => Policy::default(),
         };
         if let Some(poi_oai) = self.poi_oai {
@@ -208,7 +209,26 @@ impl PolicyArgs {
         policy
             .handle_resolvers
             .extend(self.handle_resolver.iter().cloned());
-        policy.check()?;
+        policy.check().map_err(|e| e.to_string())?;
         Ok(policy)
     }
+}
+
+/// The policy file at `path`, checked on its own (so that what is wrong in it is said to be).
+fn read_policy(path: &Path) -> Result<Policy, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{name}: cannot read the policy file: {e}"))?;
+    let policy = Policy::from_toml(&text).map_err(|e| match &e {
+        PolicyError::Toml(toml) => {
+            let at = toml.span().map_or(0, |span| span.start).min(text.len());
+            let before = text.get(..at).unwrap_or_default();
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("{name}:{line}:{column}: invalid policy: {}", toml.message())
+        }
+        e => format!("{name}: {e}"),
+    })?;
+    policy.check().map_err(|e| format!("{name}: {e}"))?;
+    Ok(policy)
 }

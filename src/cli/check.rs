@@ -14,13 +14,17 @@
 use super::EXIT_USAGE;
 use super::args::CheckArgs;
 use super::files::STDOUT;
-use super::graph::{EXIT_INVALID, Mode, StdinHint, build, feed, usage_error};
+use super::foxml::Unreadable;
+use super::graph::{
+    Current, EXIT_INVALID, Mode, StdinHint, build, feed, skipped_message, usage_error,
+};
 use super::output::writable_stdout;
-use pidcanon::rewrite::{Location, Observer, RdfFormat, Recovery, SyntaxError};
+use super::summary::count;
+use pidcanon::rewrite::{Location, Observer, RdfFormat, Recovery, RewriteError, SyntaxError};
 use pidcanon::{IdError, Kind};
 use serde_json::{Value, json};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -44,7 +48,7 @@ pub(crate) fn run(args: &CheckArgs) -> io::Result<ExitCode> {
         writable_stdout()?;
     }
     let lister = Rc::new(RefCell::new(Lister::new(style)));
-    let file = RefCell::new(String::new());
+    let file = Current::default();
     let session = rewriter
         .session(Halt(Rc::clone(&lister)))
         .with_observer(Listening {
@@ -52,7 +56,25 @@ pub(crate) fn run(args: &CheckArgs) -> io::Result<ExitCode> {
             file: &file,
             stdin_hint: (style != Style::Quiet).then(|| StdinHint::new(hints)),
         });
-    let stopped = feed(session, &inputs, &file, true, hints).err();
+    let mut on_skip = |name: &str, unreadable: &Unreadable| {
+        if unreadable.syntax {
+            let location = unreadable.location.unwrap_or_else(Location::unknown);
+            lister.borrow_mut().found(
+                name,
+                location,
+                Finding::SyntaxError,
+                None,
+                &unreadable.message,
+            );
+        } else if style != Style::Quiet {
+            let _ = writeln!(
+                io::stderr(),
+                "pidcanon: {}",
+                skipped_message(name, unreadable)
+            );
+        }
+    };
+    let stopped = feed(session, &inputs, &file, true, hints, &mut on_skip).err();
     let mut lister = lister.borrow_mut();
     let found = if lister.total() > 0 {
         ExitCode::from(EXIT_INVALID)
@@ -68,7 +90,29 @@ pub(crate) fn run(args: &CheckArgs) -> io::Result<ExitCode> {
         }
         None => {}
     }
-    let stopped = stopped.map(|failure| failure.report());
+    let stopped = stopped.map(|failure| match &failure.error {
+        // Listed and counted as a finding, so that the listing and the summary show it.
+        RewriteError::Syntax(error) if style != Style::Quiet => {
+            lister.found(
+                failure.file(),
+                error.location(),
+                Finding::SyntaxError,
+                None,
+                error.message(),
+            );
+            lister.stopped = true;
+            let _ = writeln!(
+                io::stderr(),
+                "pidcanon: {}:{}: stopped at this syntax error (--lenient lists every one and \
+                 goes on)",
+                failure.file(),
+                error.location()
+            );
+            StdinHint::new(hints).after_syntax_error(failure.file());
+            ExitCode::from(EXIT_USAGE)
+        }
+        _ => failure.report(),
+    });
     lister.files = inputs.len();
     if let Err(e) = lister.summarize() {
         if e.kind() == io::ErrorKind::BrokenPipe {
@@ -162,7 +206,18 @@ struct Lister {
     files: usize,
     /// The first failure to write the listing: the command then exits 2.
     write_error: Option<io::Error>,
+    /// The findings listed last in input `recent_input`, most recent last: an IRI that several
+    /// statements share where it is written once (a Turtle subject before `;`) is heard once
+    /// per statement, at the same place, and listed once.
+    recent: VecDeque<(Location, Finding, String)>,
+    /// The input (its number) `recent` is of.
+    recent_input: u64,
+    /// Stopped by a syntax error (without `--lenient`).
+    stopped: bool,
 }
+
+/// How many recent findings are remembered to list each place once.
+const RECENT: usize = 64;
 
 impl Lister {
     fn new(style: Style) -> Self {
@@ -172,6 +227,9 @@ impl Lister {
             iris: BTreeMap::new(),
             files: 0,
             write_error: None,
+            recent: VecDeque::with_capacity(RECENT),
+            recent_input: 0,
+            stopped: false,
         }
     }
 
@@ -208,7 +266,11 @@ impl Lister {
                     None => finding.name().to_owned(),
                 };
                 let detail = finding.describe(detail);
-                writeln!(io::stdout().lock(), "{file}:{location}: {what}: {detail}")
+                let at = match location.line() {
+                    Some(_) => format!("{file}:{location}"),
+                    None => file.to_owned(),
+                };
+                writeln!(io::stdout().lock(), "{at}: {what}: {detail}")
             }
             Style::Json => {
                 let mut object = json!({
@@ -228,6 +290,38 @@ impl Lister {
         if let Err(e) = result {
             self.write_error.get_or_insert(e);
         }
+    }
+
+    /// Whether `iri` was just found at the same place (a column is needed to tell places apart),
+    /// remembering it as the most recent finding.
+    fn heard_before(
+        &mut self,
+        input: u64,
+        location: Location,
+        finding: Finding,
+        iri: &str,
+    ) -> bool {
+        if location.column().is_none() {
+            return false;
+        }
+        if self.recent_input != input {
+            self.recent.clear();
+            self.recent_input = input;
+        }
+        let seen = self
+            .recent
+            .iter()
+            .position(|(l, f, i)| *l == location && *f == finding && i == iri);
+        let entry = match seen {
+            Some(at) => self.recent.remove(at),
+            None => None,
+        };
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent
+            .push_back(entry.unwrap_or_else(|| (location, finding, iri.to_owned())));
+        seen.is_some()
     }
 
     /// Writes the summary: per kind of finding, then per distinct IRI, most frequent first.
@@ -257,6 +351,7 @@ impl Lister {
                 let summary = json!({"summary": {
                     "findings": self.total(),
                     "files": self.files,
+                    "stopped": self.stopped,
                     "by_finding": by_kind,
                     "by_iri": by_iri,
                 }});
@@ -273,11 +368,11 @@ impl Lister {
                     .collect();
                 writeln!(
                     stderr,
-                    "pidcanon: {} findings in {} files: {}; {} distinct IRIs",
-                    self.total(),
-                    self.files,
+                    "pidcanon: {} in {}: {}; {}",
+                    count(self.total(), "finding", "findings"),
+                    count(self.files as u64, "file", "files"),
                     counts.join(", "),
-                    by_iri.len()
+                    count(by_iri.len() as u64, "distinct IRI", "distinct IRIs"),
                 )?;
                 for (iri, found) in by_iri {
                     writeln!(
@@ -302,16 +397,20 @@ impl Lister {
 /// The session's observer: hands each finding to the lister with the current file's name.
 struct Listening<'a> {
     lister: Rc<RefCell<Lister>>,
-    file: &'a RefCell<String>,
+    file: &'a Current,
     /// None when nothing is said (`-q`).
     stdin_hint: Option<StdinHint>,
 }
 
 impl Listening<'_> {
     fn found(&self, location: Location, finding: Finding, iri: Option<(&str, Kind)>, detail: &str) {
-        self.lister
-            .borrow_mut()
-            .found(&self.file.borrow(), location, finding, iri, detail);
+        let mut lister = self.lister.borrow_mut();
+        if let Some((iri, _)) = iri {
+            if lister.heard_before(self.file.input(), location, finding, iri) {
+                return;
+            }
+        }
+        lister.found(&self.file.name(), location, finding, iri, detail);
     }
 }
 
@@ -343,7 +442,7 @@ impl Observer for Listening<'_> {
             error.message(),
         );
         if let Some(hint) = &self.stdin_hint {
-            hint.after_syntax_error(&self.file.borrow());
+            hint.after_syntax_error(&self.file.name());
         }
     }
 }

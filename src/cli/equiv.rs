@@ -2,6 +2,7 @@
 //! the inputs gathers equivalence classes), `--rename`, `--literals`.
 
 use super::files::Input;
+use super::summary::count;
 use super::temporary::Temporary;
 use clap::Args;
 use pidcanon::collapse::Collector;
@@ -246,10 +247,14 @@ fn report_classes(
     if !quiet {
         let _ = writeln!(
             stderr,
-            "pidcanon: --collapse: {} equivalence pairs, {} classes of {} identifiers",
-            equivalences.pairs(),
-            equivalences.classes(),
-            equivalences.members(),
+            "pidcanon: --collapse: {}, {} of {}",
+            count(
+                equivalences.pairs(),
+                "equivalence pair",
+                "equivalence pairs"
+            ),
+            count(equivalences.classes() as u64, "class", "classes"),
+            count(equivalences.members() as u64, "identifier", "identifiers"),
         );
     }
     let large = equivalences.large_classes();
@@ -275,10 +280,15 @@ fn report_classes(
         return Ok(());
     }
     Err(format!(
-        "{} equivalence class(es) larger than --max-class {}: nothing written. Fix the \
-         statements that joined them, raise --max-class, or pass --allow-large-classes",
-        large.len(),
-        args.max_class
+        "{} larger than --max-class {}: nothing written. Fix the statements that joined \
+         {}, raise --max-class, or pass --allow-large-classes",
+        count(
+            large.len() as u64,
+            "equivalence class",
+            "equivalence classes"
+        ),
+        args.max_class,
+        if large.len() == 1 { "it" } else { "them" },
     ))
 }
 
@@ -290,18 +300,18 @@ fn print_class(
 ) -> io::Result<()> {
     writeln!(
         out,
-        "pidcanon: a class of {} identifiers (over --max-class {max_class}), representative <{}>, \
-         joined by {} statements:",
-        class.size,
+        "pidcanon: a class of {} (over --max-class {max_class}), representative <{}>, joined by \
+         {}:",
+        count(class.size as u64, "identifier", "identifiers"),
         class.representative,
-        class.joins.len()
+        count(class.joins.len() as u64, "statement", "statements")
     )?;
     if let Some(join) = &class.largest_join {
         writeln!(
             out,
-            "pidcanon:   the largest join (of a part of {} members to one at least as large): \
-             {}: <{}> = <{}>",
-            join.smaller_side,
+            "pidcanon:   the largest join (of a part of {} to one at least as large): {}: <{}> = \
+             <{}>",
+            count(join.smaller_side as u64, "member", "members"),
             where_(join.origin.source, join.origin.line),
             join.a,
             join.b
@@ -336,8 +346,11 @@ pub(crate) fn print_literal_counts(report: &Report, quiet: bool) {
     for (predicate, n) in &report.literals {
         let _ = writeln!(
             stderr,
-            "pidcanon: literals of <{predicate}>: {} identifiers, {} rewritten, {} invalid, {} linked",
-            n.recognized, n.rewritten, n.invalid, n.linked
+            "pidcanon: literals of <{predicate}>: {}, {} rewritten, {} invalid, {} linked",
+            count(n.recognized, "identifier", "identifiers"),
+            n.rewritten,
+            n.invalid,
+            n.linked
         );
     }
     if report.equivalence_statements_linked > 0 || report.equivalence_links_written > 0 {
@@ -351,8 +364,12 @@ pub(crate) fn print_literal_counts(report: &Report, quiet: bool) {
     if report.reflexive_dropped > 0 {
         let _ = writeln!(
             stderr,
-            "pidcanon: {} reflexive equivalence statements dropped",
-            report.reflexive_dropped
+            "pidcanon: {} dropped",
+            count(
+                report.reflexive_dropped,
+                "reflexive equivalence statement",
+                "reflexive equivalence statements"
+            )
         );
     }
 }
@@ -367,8 +384,8 @@ fn problems_message(path: &Path, problems: &[PairProblem]) -> String {
         .map(|p| format!("{}:{p}", path.display()))
         .collect();
     format!(
-        "{} problem(s), nothing written:\n{}",
-        problems.len(),
+        "{}, nothing written:\n{}",
+        count(problems.len() as u64, "problem", "problems"),
         lines.join("\n")
     )
 }

@@ -2,7 +2,7 @@
 //! trees, read on several threads (one object per file), each object's statements rewritten
 //! through the session in the files' order.
 
-use super::files::Input;
+use super::files::{Input, with_name};
 use indicatif::{ProgressBar, ProgressStyle};
 use oxrdf::{GraphName, NamedNode};
 use pidcanon::foxml::{
@@ -66,11 +66,79 @@ struct Converted {
     warnings: Vec<(Location, String)>,
 }
 
-/// One FOXML object's statements as N-Quads.
-fn convert(object: Result<FoxmlObject, FoxmlError>, run: &FoxmlRun) -> Result<Converted, String> {
-    let object = object.map_err(|e| e.to_string())?;
+/// Why a FOXML input was not read.
+pub(crate) struct Unreadable {
+    /// Where in the file, when known.
+    pub(crate) location: Option<Location>,
+    pub(crate) message: String,
+    /// Not a valid FOXML object (a syntax error), rather than not readable at all (an I/O
+    /// error: a file or a directory that cannot be opened).
+    pub(crate) syntax: bool,
+}
+
+impl Unreadable {
+    /// A FOXML error; `bytes` (the file, when it was read whole) locate a malformed XML's
+    /// byte offset as line:column.
+    fn foxml(error: &FoxmlError, bytes: Option<&[u8]>) -> Self {
+        let (location, message) = match (error, bytes) {
+            (
+                FoxmlError::Xml {
+                    offset, message, ..
+                },
+                Some(bytes),
+            ) => (
+                Some(location_at(bytes, *offset)),
+                format!("malformed XML: {message}"),
+            ),
+            _ => (None, error.to_string()),
+        };
+        Self {
+            location,
+            message,
+            syntax: true,
+        }
+    }
+
+    fn syntax(message: String) -> Self {
+        Self {
+            location: None,
+            message,
+            syntax: true,
+        }
+    }
+
+    fn io(error: &io::Error) -> Self {
+        Self {
+            location: None,
+            message: error.to_string(),
+            syntax: false,
+        }
+    }
+}
+
+/// The line and column (1-based, in characters) of byte `offset` of `bytes`.
+fn location_at(bytes: &[u8], offset: u64) -> Location {
+    let before = &bytes[..usize::try_from(offset).map_or(bytes.len(), |o| o.min(bytes.len()))];
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let line = memchr::memchr_iter(b'\n', before).count() as u64 + 1;
+    let column = before[line_start..]
+        .iter()
+        .filter(|&&b| b & 0xC0 != 0x80)
+        .count() as u64
+        + 1;
+    Location::new(line, column)
+}
+
+/// One FOXML object's statements as N-Quads; `bytes` are the file's, when it was read whole.
+fn convert(
+    object: Result<FoxmlObject, FoxmlError>,
+    bytes: Option<&[u8]>,
+    run: &FoxmlRun,
+) -> Result<Converted, Unreadable> {
+    let object = object.map_err(|e| Unreadable::foxml(&e, bytes))?;
     let graph = if run.named_graphs {
-        let iri = NamedNode::new(object.iri()).map_err(|e| format!("PID: {e}"))?;
+        let iri =
+            NamedNode::new(object.iri()).map_err(|e| Unreadable::syntax(format!("PID: {e}")))?;
         GraphName::NamedNode(iri)
     } else {
         GraphName::DefaultGraph
@@ -80,7 +148,7 @@ fn convert(object: Result<FoxmlObject, FoxmlError>, run: &FoxmlRun) -> Result<Co
         .located_quads(run.options, &graph, &mut |datastream, at, warning| {
             warnings.push((at, format!("{datastream}: {warning}")));
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Unreadable::foxml(&e, None))?;
     let mut nquads = Vec::with_capacity(quads.len() * 128);
     let mut origins = Vec::with_capacity(quads.len());
     for (quad, at) in quads {
@@ -95,26 +163,28 @@ fn convert(object: Result<FoxmlObject, FoxmlError>, run: &FoxmlRun) -> Result<Co
     })
 }
 
-fn convert_file(path: &Path, run: &FoxmlRun) -> Result<Converted, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    convert(FoxmlObject::parse(&bytes), run)
+fn convert_file(path: &Path, run: &FoxmlRun) -> Result<Converted, Unreadable> {
+    let bytes = std::fs::read(path).map_err(|e| Unreadable::io(&e))?;
+    convert(FoxmlObject::parse(&bytes), Some(&bytes), run)
 }
 
 /// Rewrites every FOXML input into the session. `on_object` hears each object's path before
-/// its statements are rewritten (for the diagnostics). Gives the number of files skipped.
+/// its statements are rewritten (for the diagnostics); under `--lenient`, `on_skip` hears each
+/// file (or directory) that is skipped, with why: its name is empty for a directory that
+/// could not be listed (the message names it).
 pub(crate) fn feed<W: Write>(
     session: &mut Session<'_, W>,
     inputs: &[Input],
     run: &FoxmlRun,
     on_object: &dyn Fn(&str),
-) -> Result<u64, RewriteError> {
-    let mut skipped = 0;
+    on_skip: &mut dyn FnMut(&str, &Unreadable),
+) -> Result<(), RewriteError> {
     for input in inputs {
+        on_object(&input.name);
         let Some(root) = &input.path else {
-            on_object(&input.name);
             let object = FoxmlObject::read(BufReader::new(io::stdin().lock()));
-            let converted = convert(object, run);
-            take(session, &input.name, converted, run, &mut skipped)?;
+            let converted = convert(object, None, run);
+            take(session, &input.name, converted, run, on_skip)?;
             continue;
         };
         let bar = progress_bar(root, run.quiet);
@@ -128,10 +198,16 @@ pub(crate) fn feed<W: Write>(
                 objects += 1;
                 bar.inc(1);
                 let name = path.display().to_string();
-                on_object(&name);
                 match converted {
-                    Ok(converted) => take(session, &name, converted, run, &mut skipped),
-                    Err(e) => take(session, &name, Err(e.to_string()), run, &mut skipped),
+                    Ok(converted) => {
+                        on_object(&name);
+                        take(session, &name, converted, run, on_skip)
+                    }
+                    // A path that could not be walked: the error names it, within the input.
+                    Err(e) => {
+                        on_object(&input.name);
+                        take(session, "", Err(Unreadable::io(&e)), run, on_skip)
+                    }
                 }
             },
         )?;
@@ -146,20 +222,17 @@ pub(crate) fn feed<W: Write>(
             )));
         }
     }
-    if skipped > 0 && !run.quiet {
-        let _ = writeln!(io::stderr(), "pidcanon: {skipped} FOXML files skipped");
-    }
-    Ok(skipped)
+    Ok(())
 }
 
-/// Rewrites one converted object, or reports why it could not be read: skipped under
+/// Rewrites one converted object, or hands on why it could not be read: skipped under
 /// `--lenient`, fatal otherwise.
 fn take<W: Write>(
     session: &mut Session<'_, W>,
     name: &str,
-    converted: Result<Converted, String>,
+    converted: Result<Converted, Unreadable>,
     run: &FoxmlRun,
-    skipped: &mut u64,
+    on_skip: &mut dyn FnMut(&str, &Unreadable),
 ) -> Result<(), RewriteError> {
     match converted {
         Ok(converted) => {
@@ -171,17 +244,22 @@ fn take<W: Write>(
             }
             session.rewrite_generated(converted.nquads.as_slice(), converted.origins)
         }
-        Err(e) if run.lenient => {
-            *skipped += 1;
-            if !run.quiet {
-                let _ = writeln!(io::stderr(), "pidcanon: {name}: skipped: {e}");
-            }
+        Err(unreadable) if run.lenient => {
+            on_skip(name, &unreadable);
             Ok(())
         }
+        Err(Unreadable {
+            location: Some(at),
+            message,
+            ..
+        }) => Err(RewriteError::Io(with_name(
+            &format!("{name}:{at}"),
+            io::Error::new(io::ErrorKind::InvalidData, message),
+        ))),
         // The caller names the file (the session's current input).
-        Err(e) => Err(RewriteError::Io(io::Error::new(
+        Err(unreadable) => Err(RewriteError::Io(io::Error::new(
             io::ErrorKind::InvalidData,
-            e,
+            unreadable.message,
         ))),
     }
 }

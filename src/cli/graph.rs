@@ -4,8 +4,9 @@
 use super::EXIT_USAGE;
 use super::args::{GraphInput, RewriteArgs};
 use super::files::{Input, format_of, names_its_file, stdout_reader_gone};
-use super::foxml::{self, FoxmlRun};
+use super::foxml::{self, FoxmlRun, Unreadable};
 use super::output::{Destination, Writer, refuse_shared_files};
+use super::summary::count;
 use pidcanon::foxml::FoxmlOptions;
 use pidcanon::rewrite::parse_format;
 use pidcanon::rewrite::{
@@ -84,7 +85,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     let outputs = Outputs::open(args)?;
     let mut writers = outputs.writers()?;
     let diagnostics = Rc::new(Diagnostics {
-        file: RefCell::new(String::new()),
+        file: Current::default(),
         quiet: args.quiet,
         stdin_hint: StdinHint::new(hints),
     });
@@ -92,21 +93,67 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     let session = writers
         .session(&rewriter)
         .with_observer(Shared(Rc::clone(&diagnostics)));
-    let report = match feed(session, &inputs, &diagnostics.file, args.quiet, hints) {
+    let mut skipped = Skipped::default();
+    let mut on_skip = |name: &str, unreadable: &Unreadable| {
+        skipped.count(unreadable);
+        if !args.quiet {
+            let _ = writeln!(
+                io::stderr(),
+                "pidcanon: {}",
+                skipped_message(name, unreadable)
+            );
+        }
+    };
+    let fed = feed(
+        session,
+        &inputs,
+        &diagnostics.file,
+        args.quiet,
+        hints,
+        &mut on_skip,
+    );
+    let mut report = match fed {
         Ok(report) => report,
         Err(failure) => return Ok(failure.report()),
     };
+    report.syntax_errors += skipped.syntax;
     outputs.commit(writers)?;
     super::equiv::print_literal_counts(&report, args.quiet);
     // `--report json` is asked for explicitly: `-q` silences the rest, not it.
     if !args.quiet || args.report.is_some() {
         print_summary(
             &report,
+            skipped.files,
             started.elapsed().as_secs_f64(),
             args.report.is_some(),
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// FOXML files skipped under `--lenient`.
+#[derive(Debug, Default)]
+struct Skipped {
+    files: u64,
+    /// Of which not valid FOXML (the others could not be read at all).
+    syntax: u64,
+}
+
+impl Skipped {
+    fn count(&mut self, unreadable: &Unreadable) {
+        self.files += 1;
+        self.syntax += u64::from(unreadable.syntax);
+    }
+}
+
+/// What is said of a FOXML file (or a directory, `name` empty) skipped under `--lenient`.
+pub(super) fn skipped_message(name: &str, unreadable: &Unreadable) -> String {
+    let message = &unreadable.message;
+    match (name, unreadable.location) {
+        ("", _) => format!("skipped: {message}"),
+        (name, Some(at)) => format!("{name}:{at}: skipped: {message}"),
+        (name, None) => format!("{name}: skipped: {message}"),
+    }
 }
 
 /// `--to` naming another format than `-o`'s extension (`--to nt -o x.ttl`), in words.
@@ -317,14 +364,15 @@ fn described(input: &Input, format: RdfFormat) -> &'static str {
     }
 }
 
-/// Rewrites every input into the session, telling `current` which one it is; on failure, says
-/// which input and why.
+/// Rewrites every input into the session, telling `current` which one it is, and `on_skip`
+/// of each FOXML file skipped under `--lenient`; on failure, says which input and why.
 pub(super) fn feed<W: Write>(
     mut session: Session<'_, W>,
     inputs: &[Input],
-    current: &RefCell<String>,
+    current: &Current,
     quiet: bool,
     hints: Hints,
+    on_skip: &mut dyn FnMut(&str, &Unreadable),
 ) -> Result<Report, Box<Failure>> {
     let failure = |file: &str, error| {
         Box::new(Failure {
@@ -335,13 +383,13 @@ pub(super) fn feed<W: Write>(
     };
     if let Some(run) = hints.foxml {
         let run = FoxmlRun { quiet, ..run };
-        let on_object = |name: &str| drop(current.replace(name.to_owned()));
-        foxml::feed(&mut session, inputs, &run, &on_object)
-            .map_err(|e| failure(&current.borrow(), e))?;
-        return session.finish().map_err(|e| failure(&current.borrow(), e));
+        let on_object = |name: &str| current.start(name);
+        foxml::feed(&mut session, inputs, &run, &on_object, on_skip)
+            .map_err(|e| failure(&current.name(), e))?;
+        return session.finish().map_err(|e| failure(&current.name(), e));
     }
     for input in inputs {
-        current.replace(input.name.clone());
+        current.start(&input.name);
         let result = input
             .open(quiet)
             .map_err(RewriteError::Io)
@@ -360,6 +408,30 @@ pub(super) fn feed<W: Write>(
     }
     let last = inputs.last().map_or(STDIN, |input| input.name.as_str());
     session.finish().map_err(|e| failure(last, e))
+}
+
+/// The input being read, for the diagnostics: its name, and how many inputs were started (the
+/// same file given twice is two inputs).
+#[derive(Debug, Default)]
+pub(super) struct Current {
+    name: RefCell<String>,
+    inputs: Cell<u64>,
+}
+
+impl Current {
+    fn start(&self, name: &str) {
+        name.clone_into(&mut self.name.borrow_mut());
+        self.inputs.set(self.inputs.get() + 1);
+    }
+
+    pub(super) fn name(&self) -> std::cell::Ref<'_, String> {
+        self.name.borrow()
+    }
+
+    /// The number of the input being read, from 1.
+    pub(super) fn input(&self) -> u64 {
+        self.inputs.get()
+    }
 }
 
 /// How stdin is named in messages.
@@ -398,6 +470,11 @@ impl Failure {
     /// Whether stdout's reader has gone (`| head`): the run ends quietly.
     pub(super) fn stdout_reader_gone(&self) -> bool {
         matches!(&self.error, RewriteError::Io(e) if stdout_reader_gone(e))
+    }
+
+    /// The input it stopped in.
+    pub(super) fn file(&self) -> &str {
+        &self.file
     }
 
     /// Prints the error, naming the file, with a hint where one helps, and gives its exit
@@ -442,7 +519,7 @@ pub(super) fn usage_error(e: &dyn std::fmt::Display) -> io::Result<ExitCode> {
 
 /// Prints `rewrite`'s diagnostics on stderr as the rewrite goes, naming the current input.
 struct Diagnostics {
-    file: RefCell<String>,
+    file: Current,
     quiet: bool,
     stdin_hint: StdinHint,
 }
@@ -450,7 +527,7 @@ struct Diagnostics {
 impl Diagnostics {
     fn say(&self, location: Location, message: std::fmt::Arguments<'_>) {
         if !self.quiet {
-            let file = self.file.borrow();
+            let file = self.file.name();
             let _ = writeln!(
                 io::stderr().lock(),
                 "pidcanon: {file}:{location}: {message}"
@@ -484,12 +561,12 @@ impl Observer for Shared {
             format_args!("syntax error, {recovery}: {}", error.message()),
         );
         if !self.0.quiet {
-            self.0.stdin_hint.after_syntax_error(&self.0.file.borrow());
+            self.0.stdin_hint.after_syntax_error(&self.0.file.name());
         }
     }
 }
 
-fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
+fn print_summary(report: &Report, skipped: u64, seconds: f64, json: bool) -> io::Result<()> {
     let seconds = seconds.max(1e-9);
     let megabytes_per_second = report.bytes_read as f64 / 1e6 / seconds;
     let statements_per_second = report.statements_read as f64 / seconds;
@@ -504,6 +581,7 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
             "invalid_identifiers": report.invalid_identifiers,
             "duplicates_dropped": report.duplicates_dropped,
             "syntax_errors": report.syntax_errors,
+            "files_skipped": skipped,
             "lines_passed_through": report.lines_passed_through,
             "signed_statements_kept": report.signed_statements_kept,
             "reflexive_dropped": report.reflexive_dropped,
@@ -516,18 +594,29 @@ fn print_summary(report: &Report, seconds: f64, json: bool) -> io::Result<()> {
     }
     writeln!(
         stderr,
-        "pidcanon: {} statements read, {} written; {} IRIs rewritten{}; {} invalid identifiers; \
-         {} duplicates dropped; {} syntax errors{}; {:.1} MB/s, {:.0} statements/s",
-        report.statements_read,
+        "pidcanon: {} read, {} written; {} rewritten{}; {}; {} dropped; {}{}{}; {:.1} MB/s, \
+         {:.0} statements/s",
+        count(report.statements_read, "statement", "statements"),
         report.statements_written,
-        report.rewritten_total(),
+        count(report.rewritten_total(), "IRI", "IRIs"),
         super::summary::kinds_text(&report.rewritten),
-        report.invalid_identifiers,
-        report.duplicates_dropped,
-        report.syntax_errors,
+        count(
+            report.invalid_identifiers,
+            "invalid identifier",
+            "invalid identifiers"
+        ),
+        count(report.duplicates_dropped, "duplicate", "duplicates"),
+        count(report.syntax_errors, "syntax error", "syntax errors"),
         match report.lines_passed_through {
             0 => String::new(),
-            n => format!(" ({n} unparsable lines passed through unchanged)"),
+            n => format!(
+                " ({} passed through unchanged)",
+                count(n, "unparsable line", "unparsable lines")
+            ),
+        },
+        match skipped {
+            0 => String::new(),
+            n => format!(" ({} skipped)", count(n, "FOXML file", "FOXML files")),
         },
         megabytes_per_second,
         statements_per_second,

@@ -2,6 +2,7 @@
 
 use super::EXIT_USAGE;
 use super::args::PolicyArgs;
+use super::summary::count;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use pidcanon::store::{
@@ -293,22 +294,21 @@ fn print_summary(report: &StoreReport, json: bool, dry_run: bool) -> io::Result<
     }
     writeln!(
         stderr,
-        "pidcanon: {} IRIs examined; {} {}{}, {} of them graph names; {} invalid identifiers; \
-         {} statements before, {} after, {} duplicates collapsed; {} updates{}, {} requests \
-         ({} retries); {:.1} s",
-        report.iris_examined,
+        "pidcanon: {} examined; {} {}{}, {} of them graph names; {}; {} before, {} after, {} \
+         collapsed; {}{}, {} ({}); {:.1} s",
+        count(report.iris_examined, "IRI", "IRIs"),
         report.rewritten_total(),
         if dry_run { "to rewrite" } else { "rewritten" },
         super::summary::kinds_text(&report.rewritten),
         report.graph_names_rewritten,
-        report.invalid,
-        report.statements_before,
+        count(report.invalid, "invalid identifier", "invalid identifiers"),
+        count(report.statements_before, "statement", "statements"),
         report.statements_after,
-        report.duplicates_collapsed(),
-        report.updates,
+        count(report.duplicates_collapsed(), "duplicate", "duplicates"),
+        count(report.updates, "update", "updates"),
         if dry_run { " printed, none sent" } else { "" },
-        report.requests,
-        report.retries,
+        count(report.requests, "request", "requests"),
+        count(report.retries, "retry", "retries"),
         report.seconds,
     )
 }
