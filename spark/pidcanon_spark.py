@@ -3,12 +3,19 @@
     spark-submit [spark options] spark/pidcanon_spark.py INPUT... --output DIR \
         [--to nt|nq] [--binary PATH] [rewrite options]
 
-N-Triples and N-Quads inputs (plain, .gz or .bz2) are read with Spark's text reader, split into
-partitions, and each partition goes through one `pidcanon rewrite` process as one stream
-(`RDD.pipe`, `checkCode=True`); the job checks that every partition wrote as many lines as it
-read. Turtle, TriG and RDF/XML files do not split on lines: each goes whole through one
-process. `--dedup` is Spark's shuffle on the statement text, `--map`/`--links` are
-de-duplicated across partitions, and the per-partition reports are summed into one summary.
+N-Triples and N-Quads inputs (plain, .gz or .bz2) are either read with Spark's text reader and
+split into partitions of lines (`--split lines`), or read whole, one file per process (`--split
+files`, decompressed in the Python worker); `--split auto` picks one. Each partition or file goes
+through one `pidcanon rewrite` process as one stream, run by the job itself
+(`process_output`: its stdin fed blocks of 4,096 lines from a thread, its stdout passed on as
+blocks of whole lines, its stderr and `--report json` kept in a directory of its own). A
+partition fails when its process exits non-zero (with the process's message, the cause first and
+`<stdin>:LINE` turned into `FILE:LINE`), when it did not write as many lines as it was given
+(`check_lines`), or when its input cannot be read (a `.gz` cut short: the file and the
+decompression error). Turtle, TriG and RDF/XML files do not split on lines: each goes whole
+through one process, which names it in its messages. `--dedup` is Spark's shuffle on the
+statement text, `--map`/`--links` are de-duplicated across partitions, and the per-partition
+reports are summed into one summary.
 `--collapse` computes the equivalence classes of the whole input first, on the driver or, for
 many equivalence statements, on the cluster (connected components by iterative joins).
 The design and its limits are in docs/spark.md.
@@ -37,6 +44,7 @@ import tempfile
 import threading
 import time
 import uuid
+import zlib
 from collections import Counter
 from functools import partial
 from itertools import islice
@@ -246,14 +254,22 @@ def read_stderr(path):
     return kept, count, report
 
 
-def failure_tail(path, not_kept):
-    """What a failed process's message adds to its kept diagnostics when `not_kept` lines were
-    not kept: how many, and the last line, which says why it stopped."""
-    if not_kept <= 0:
-        return []
+def failure_lines(path, kept, count):
+    """A failed process's message, the cause first: its last line, which says why it stopped;
+    then the diagnostics before it that were kept (warnings such as invalid identifiers left
+    unchanged, a `--max-class` report's details), and how many more there were."""
+    last = None
     with open(path, encoding="utf-8", errors="replace") as f:
-        last = [line.rstrip("\n") for line in f if not line.startswith("{")][-1]
-    return ([f"… {not_kept - 1} more lines"] if not_kept > 1 else []) + [last]
+        for line in f:
+            if not line.startswith("{"):
+                last = line.rstrip("\n")
+    if last is None:
+        return kept
+    if kept and len(kept) == count and kept[-1] == last:
+        rest, hidden = kept[:-1], 0
+    else:
+        rest, hidden = kept, count - len(kept) - (PROCESS_NOTE.match(last) is None)
+    return [last, *rest] + ([f"… {hidden} more lines"] if hidden > 0 else [])
 
 
 def find_binary(name):
@@ -359,15 +375,29 @@ def joined_lines(lines, count):
 
 def file_chunks(name, data, count):
     """The bytes of file `name` (decompressed if it is .gz or .bz2) in chunks of READ_SIZE;
-    its lines counted, a last line without a newline included."""
+    its lines counted, a last line without a newline included. A file that does not decompress
+    (cut short, corrupt) fails its partition with the file's name and the decompressor's
+    error, whatever was already handed on."""
     suffix = split_compression(name)[1]
     stream = OPENERS[suffix](io.BytesIO(data)) if suffix else io.BytesIO(data)
     last = b"\n"
-    while chunk := stream.read(READ_SIZE):
+    while True:
+        try:
+            chunk = stream.read(READ_SIZE)
+        except (EOFError, OSError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
+            raise failure("file " + name, 2, unreadable(name, f"{e} ({type(e).__name__})")) from None
+        if not chunk:
+            break
         count.lines += chunk.count(b"\n")
         last = chunk[-1:]
         yield chunk
     count.lines += last != b"\n"
+
+
+def unreadable(path, cause):
+    """The message of an input that cannot be read: the file and the cause first."""
+    hint = " (the compressed file is cut short or corrupt)" if split_compression(path)[1] else ""
+    return f"pidcanon-spark: {path}: cannot be read: {cause}{hint}"
 
 
 def line_blocks(stream):
@@ -455,16 +485,19 @@ def process_output(command, workdir, key, tag, blocks=None, rename=None):
         if feeder is not None:
             feeder.join()
     kept, count, report = read_stderr(stderr_path)
+    if feeder is not None and feeder.error is not None:
+        # The input failed (a .gz cut short): that is the cause, whatever the process made of
+        # the short input it saw (a syntax error on a line cut in two, or nothing at all).
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise feeder.error
     if status != 0:
-        said = kept + failure_tail(stderr_path, count - len(kept))
+        said = failure_lines(stderr_path, kept, count)
         if rename is not None:
             said = [d.replace(*rename) for d in said]
         shutil.rmtree(workdir, ignore_errors=True)
         raise failure(key, status, "\n".join(said) or f"pidcanon exited with status {status}")
     if rename is not None:
         kept = [d.replace(*rename) for d in kept]
-    if feeder is not None and feeder.error is not None:
-        raise feeder.error
     return (kept, count, report), received
 
 
@@ -658,7 +691,8 @@ def classes_on_driver(options, statements, files):
         said = done.stderr.replace(gathered, "(the equivalence statements gathered from the inputs)").splitlines()
         if done.returncode != 0:
             problems = [line for line in said if not line.startswith("(the equivalence") and "invalid identifier" not in line]
-            raise RewriteFailed("pidcanon-spark: --collapse:\n" + "\n".join(problems), done.returncode)
+            # The cause first: the last line says why it stopped (the lines before, the details).
+            raise RewriteFailed("pidcanon-spark: --collapse:\n" + "\n".join(problems[-1:] + problems[:-1]), done.returncode)
         with open(table, encoding="utf-8") as f:
             classes = f.read()
         note = next((line for line in said if line.startswith("pidcanon: --collapse: ")), "")
@@ -999,6 +1033,32 @@ def split_files(sc, options, by_format):
     return True
 
 
+# In a Spark job error: the task that failed (its index is its partition's in the stage that
+# reads the input), and each exception of the chain.
+LOST_TASK = re.compile(r"Lost task (\d+)\.\d+ in stage")
+CAUSED_BY = re.compile(r"^Caused by: ([\w.$]+): ?(.*)$", re.MULTILINE)
+# A root cause that is the input's, not Spark's or the Python worker's.
+INPUT_ERROR = re.compile(r"(java\.io|java\.util\.zip|org\.apache\.hadoop)\.[\w.$]*(Exception|Error)")
+
+
+def input_failure(error, sources):
+    """The message of a job that failed reading a file split into lines (a .gz cut short): the
+    error is Spark's text reader's, in the JVM, before any code of the job sees the partition
+    (the Python worker is reported as crashed, and the cause is at the end of the chain). The
+    file (`sources`: by partition) and the cause, first; None when the error is not that."""
+    text = str(error)
+    causes = CAUSED_BY.findall(text)
+    task = LOST_TASK.search(text)
+    if not causes or task is None or not INPUT_ERROR.fullmatch(causes[-1][0]):
+        return None
+    index = int(task.group(1))
+    path = sources[index] if index < len(sources) else None
+    if path is None:
+        return None
+    kind, said = causes[-1]
+    return unreadable(path, f"{said} ({kind.rsplit('.', 1)[-1]})" if said else kind)
+
+
 def failure_from(error):
     """The payload of the first partition failure in a Spark job error, or None."""
     text = str(error)
@@ -1065,16 +1125,20 @@ def rewrite_job(spark, options, table_dir):
         args += collapse_args(options)
         whole_args += collapse_args(options)
     parts, groups = [], {}
+    sources = []  # by partition of the output: the file Spark's text reader reads, else None
     whole_line_files = split_files(sc, options, by_format)
     for fmt, fmt_paths in sorted(by_format.items()):
         if whole_line_files:
             parts.append(rewrite_line_files(sc, fmt_paths, ["-i", fmt] + args, options.binary, side_files, files, reports))
+            sources += [None] * parts[-1].getNumPartitions()
             continue
         lines = sc.textFile(",".join(fmt_paths), options.min_partitions, use_unicode=False)
         groups[fmt] = (lines, Splits.of(lines))
         parts.append(rewrite_lines(lines, ["-i", fmt] + args, options.binary, side_files, files, reports, fmt + " "))
+        sources += [path for path, _ in groups[fmt][1]]
     if whole:
         parts.append(rewrite_whole_files(sc, whole, whole_args, options.binary, side_files, files, reports))
+        sources += [None] * parts[-1].getNumPartitions()
     splits = Splits(groups)
     rewritten = parts[0] if len(parts) == 1 else sc.union(parts)
 
@@ -1097,7 +1161,10 @@ def rewrite_job(spark, options, table_dir):
     except Exception as error:  # a Py4JJavaError from the failed job
         payload = failure_from(error)
         if payload is None:
-            raise
+            unread = input_failure(error, sources)
+            if unread is None:
+                raise
+            raise RewriteFailed(unread, 2) from None
         key, message = payload["partition"], payload["message"]
         if key is not None and not key.startswith("file "):
             _, _, line_counts = located_diagnostics(splits, reports.value)
