@@ -3,29 +3,31 @@
 //! the bad statement from its start, and the statements after it on its line are kept — on one
 //! thread and on several.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// `pidcanon rewrite --lenient --reject REJECTS --to nt` of `input` (Turtle) on `threads`
 /// threads: the output, and the rejects.
 fn lenient(input: &str, threads: usize) -> (String, String) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let rejects = dir.path().join("rejects.ttl");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pidcanon"))
-        .args(["rewrite", "-q", "--lenient", "-i", "ttl", "--to", "nt"])
-        .arg("--threads")
-        .arg(threads.to_string())
-        .arg("--reject")
-        .arg(&rejects)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut stdin = child.stdin.take().expect("piped");
-    stdin.write_all(input.as_bytes()).expect("written");
-    drop(stdin);
-    let out = child.wait_with_output().expect("ends");
+    let threads = threads.to_string();
+    let rejects_arg = rejects.to_str().expect("UTF-8");
+    let out = common::run_pidcanon(
+        &[
+            "rewrite",
+            "-q",
+            "--lenient",
+            "-i",
+            "ttl",
+            "--to",
+            "nt",
+            "--threads",
+            &threads,
+            "--reject",
+            rejects_arg,
+        ],
+        input.as_bytes(),
+    );
     assert!(
         out.status.success(),
         "{}",

@@ -23,8 +23,13 @@ impl Observer for Heard {
 /// Turtle to N-Triples on `threads` threads, bad statements skipped: the output, and what was
 /// heard.
 fn rewrite(input: &[u8], threads: usize) -> (String, Vec<String>) {
+    rewrite_from(RdfFormat::Turtle, input, threads)
+}
+
+/// [`rewrite`] from `format`.
+fn rewrite_from(format: RdfFormat, input: &[u8], threads: usize) -> (String, Vec<String>) {
     let rewriter = Rewriter::new(Registry::default())
-        .with_input_format(RdfFormat::Turtle)
+        .with_input_format(format)
         .with_output_format(RdfFormat::NTriples)
         .skip_syntax_errors()
         .with_threads(threads);
@@ -152,20 +157,8 @@ fn n_triples_lines_ended_by_a_lone_cr_are_lines_of_their_own() {
             }
         })
         .collect();
-    let rewrite = |input: &str, threads: usize| {
-        let rewriter = Rewriter::new(Registry::default())
-            .with_input_format(RdfFormat::NTriples)
-            .with_output_format(RdfFormat::NTriples)
-            .skip_syntax_errors()
-            .with_threads(threads);
-        let heard = Heard::default();
-        let mut out = Vec::new();
-        let mut session = rewriter.session(&mut out).with_observer(heard.clone());
-        session.rewrite(input.as_bytes()).expect("rewrites");
-        session.finish().expect("finishes");
-        let heard = heard.0.take();
-        (String::from_utf8(out).expect("UTF-8"), heard)
-    };
+    let rewrite =
+        |input: &str, threads| rewrite_from(RdfFormat::NTriples, input.as_bytes(), threads);
     let (expected, heard) = rewrite(&document, 1);
     assert_eq!(
         heard.iter().filter(|h| h.contains("syntax error")).count(),
