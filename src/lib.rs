@@ -6,6 +6,9 @@ pub mod collapse;
 pub mod equivalence;
 mod error;
 pub mod foxml;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod iri;
 mod kind;
 pub mod literals;

@@ -1,4 +1,8 @@
-//! The checks the fuzz targets share: what must hold of any input.
+//! The checks the fuzz targets share: what must hold of any input; the differential checks
+//! ([`differential`]) and the Turtle documents they are run on ([`structured`]).
+
+pub mod differential;
+pub mod structured;
 
 use pidcanon::rewrite::{RdfFormat, Rewriter};
 use pidcanon::{Kind, Registry};

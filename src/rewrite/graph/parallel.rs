@@ -496,6 +496,11 @@ impl Scanner {
     /// The first place after [`PIECE`] bytes of `buffer` where a piece can end, scanning on
     /// from where the last call stopped; at the end of the input, the rest of it.
     fn cut(&mut self, buffer: &[u8], ended: bool) -> Option<Cut> {
+        #[cfg(feature = "fuzzing")]
+        if let Some(size) = crate::fuzzing::piece_size() {
+            // Smaller pieces, for the fuzz targets (`crate::fuzzing::with_piece_size`).
+            return self.cut_after(buffer, ended, size, false);
+        }
         self.cut_after(buffer, ended, PIECE, false)
     }
 

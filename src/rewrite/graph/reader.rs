@@ -246,7 +246,7 @@ pub(crate) struct Reader<'p> {
 pub(crate) struct Premap<'p> {
     pub(crate) rewriter: &'p crate::rewrite::Rewriter,
     pub(crate) needs: crate::rewrite::events::Needs,
-    /// The session's input number.
+    /// The document's seed ([`super::worker::document_seed`]).
     pub(crate) input: u64,
     /// The declarations IRIs are searched with, if already known: for an input after the
     /// first, none (the session took the first input's).
@@ -899,50 +899,15 @@ impl GraphTracker {
     }
 }
 
-#[cfg(test)]
-mod fast_turtle {
-    //! Turtle read through the fast path gives what `oxttl` alone gives: the same statements,
-    //! errors, lines and declarations, item by item — on every Turtle file of the W3C suites
-    //! and the real corpus, and on each with bad lines put in.
-
-    use super::{Item, LineParser, Notice, Resume, read_lines_with};
-    use oxrdf::Quad;
-    use oxrdfio::RdfFormat;
-    use std::collections::HashMap;
-    use std::path::Path;
-
-    /// Made-up blank nodes (random 128-bit ids, written with more than 16 hexadecimal
-    /// digits) numbered in order of appearance.
-    #[derive(Default)]
-    struct MadeUp(HashMap<String, usize>);
-
-    impl MadeUp {
-        fn quad(&mut self, quad: &Quad) -> String {
-            let text = quad.to_string();
-            let mut out = String::new();
-            let mut rest = text.as_str();
-            while let Some(at) = rest.find("_:") {
-                out.push_str(&rest[..at + 2]);
-                rest = &rest[at + 2..];
-                let len = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
-                if len > 16 && !rest[len..].starts_with(|c: char| c.is_alphanumeric()) {
-                    let next = self.0.len();
-                    let number = *self.0.entry(rest[..len].to_owned()).or_insert(next);
-                    out.push_str(&format!("made{number}"));
-                    rest = &rest[len..];
-                }
-            }
-            out.push_str(rest);
-            out
-        }
-    }
-
-    /// Every item of `text` with its lines and the declarations at it, then what is left.
-    fn items(text: &[u8], base: &str, fast: bool) -> Vec<String> {
+/// Turtle read with and without the fast path, for the fuzz targets
+/// (`crate::fuzzing::turtle_items`) and the tests below.
+#[cfg(feature = "fuzzing")]
+impl crate::fuzzing::Internals {
+    pub(crate) fn turtle_items(text: &[u8], base: &str, fast: bool) -> Vec<String> {
         let parser = LineParser::declared(RdfFormat::Turtle, Some(base), &[])
             .expect("a valid base")
             .expect("Turtle has a line parser");
-        let mut made_up = MadeUp::default();
+        let mut made_up = crate::fuzzing::MadeUp::default();
         let mut items = Vec::new();
         let ended = read_lines_with(
             text,
@@ -973,6 +938,20 @@ mod fast_turtle {
             ended.parser.base_iri()
         ));
         items
+    }
+}
+
+#[cfg(test)]
+mod fast_turtle {
+    //! Turtle read through the fast path gives what `oxttl` alone gives: the same statements,
+    //! errors, lines and declarations, item by item — on every Turtle file of the W3C suites
+    //! and the real corpus, and on each with bad lines put in.
+
+    use std::path::Path;
+
+    /// Every item of `text` with its lines and the declarations at it, then what is left.
+    fn items(text: &[u8], base: &str, fast: bool) -> Vec<String> {
+        crate::fuzzing::turtle_items(text, base, fast)
     }
 
     /// Compares both ways: panics at the first item that differs; gives how many statements.

@@ -238,6 +238,21 @@ pub(crate) fn language_tag_len(text: &str) -> Option<usize> {
     Some(end)
 }
 
+/// The scanner for the fuzz targets (`crate::fuzzing::ntriples_line`).
+#[cfg(feature = "fuzzing")]
+impl crate::fuzzing::Internals {
+    pub(crate) fn scan_line(line: &str, quads: bool) -> crate::fuzzing::Scanned {
+        use crate::fuzzing::Scanned;
+        match check(line, quads) {
+            Checked::Statement(spans) => {
+                Scanned::Statement(spans.iter().map(|r| line[r].to_owned()).collect())
+            }
+            Checked::Nothing => Scanned::Nothing,
+            Checked::Unsure => Scanned::Unsure,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# CI: runs each differential fuzz target (docs/fuzzing.md) briefly — FUZZ_SECONDS (30) each,
+# one at a time, in one process — from its corpus in fuzz/corpus/<target>, and fails on the first
+# crash or disagreement (libFuzzer exits non-zero and leaves the input in
+# fuzz/artifacts/<target>/). Installs the nightly toolchain and cargo-fuzz when missing.
+# What the run found is not added to the committed corpora: it goes to a scratch copy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=${FUZZ_SECONDS:-30}
+TARGETS=(
+  turtle_fast_vs_oxttl
+  turtle_fast_vs_oxttl_structured
+  turtle_threads
+  ntriples_scanner_vs_oxttl
+  turtle_lenient
+  rdfxml_legacy_vs_oxrdfxml
+  collapse
+)
+
+if ! rustup toolchain list | grep -q '^nightly'; then
+  rustup toolchain install nightly --profile minimal
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked
+fi
+
+cargo +nightly fuzz build --debug-assertions
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+summary=()
+for target in "${TARGETS[@]}"; do
+  mkdir -p "$scratch/$target"
+  echo "== fuzz $target (${SECONDS_EACH} s)" >&2
+  log="$scratch/$target.log"
+  if ! cargo +nightly fuzz run --debug-assertions "$target" "$scratch/$target" "fuzz/corpus/$target" -- \
+    -max_total_time="$SECONDS_EACH" -print_final_stats=1 >"$log" 2>&1; then
+    tail -n 60 "$log" >&2
+    echo "fuzz target $target failed: see the input in fuzz/artifacts/$target/" >&2
+    exit 1
+  fi
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 || true)
+  summary+=("$target: $runs executions, ${cov:-cov: ?}")
+done
+printf 'fuzzed   %s\n' "${summary[@]}"
+if [ -n "${CI_SUMMARY:-}" ]; then
+  printf 'ran      fuzz %s\n' "${summary[@]}" >>"$CI_SUMMARY"
+fi

@@ -1,0 +1,4 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(
+    |data: &[u8]| pidcanon_fuzz::differential::rdfxml_legacy_vs_oxrdfxml(data)
+);

@@ -1,0 +1,4 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    pidcanon_fuzz::differential::turtle_fast_vs_oxttl_structured(data)
+});

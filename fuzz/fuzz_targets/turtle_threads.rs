@@ -1,0 +1,2 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| pidcanon_fuzz::differential::turtle_threads_bytes(data));
