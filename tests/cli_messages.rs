@@ -655,3 +655,32 @@ fn a_path_in_an_object_store_that_cannot_be_read_is_named() {
         assert!(!said.contains("a.xml"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn strict_accepts_links_to_fedora_api_resources_and_leaves_them_as_they_are() {
+    let base = "http://localhost:8080/fedora";
+    let input = format!(
+        "<{base}/objects/demo%3A1> <http://x/profile> <{base}/objects/demo:1/datastreams/DC> .\n\
+         <{base}/objects/demo:1> <http://x/export> <{base}/objects/demo:1/objectXML> .\n"
+    );
+    let out = run_pidcanon(
+        &[
+            "rewrite",
+            "--strict",
+            "-q",
+            "-i",
+            "nt",
+            "--fedora-base",
+            base,
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "<info:fedora/demo:1> <http://x/profile> <{base}/objects/demo:1/datastreams/DC> .\n\
+             <info:fedora/demo:1> <http://x/export> <{base}/objects/demo:1/objectXML> .\n"
+        )
+    );
+}

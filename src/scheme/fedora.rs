@@ -943,6 +943,61 @@ fn cmp_param(a: (&str, &str), b: (&str, &str)) -> std::cmp::Ordering {
     pct::cmp_decoded(a.0, b.0).then_with(|| pct::cmp_decoded(a.1, b.1))
 }
 
+/// A Fedora 3 REST or API-A-Lite URL that names an object or one of its disseminations (see
+/// docs/canonical-forms.md), taken apart; the path segments are still escaped.
+///
+/// ```text
+/// objects/{pid}                               get/{pid}
+/// objects/{pid}/datastreams/{ds}/content      get/{pid}/{ds}
+/// objects/{pid}/methods/{bdef}/{method}[?…]   get/{pid}/{bdef}/{method}[?…]
+/// ```
+///
+/// Every other URL under a base — a datastream profile, a listing, an export, a history, a
+/// dated version, an object or datastream asked for with a query — is an API resource about the
+/// object, not an identifier of it.
+struct RestUrl<'a> {
+    pid: &'a str,
+    /// Empty (the object), the datastream id, or the bDef PID and the method.
+    target: Vec<&'a str>,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+impl<'a> RestUrl<'a> {
+    /// `rest` (the URL after its base) if it names an object or a dissemination.
+    fn parse(rest: &'a str) -> Option<Self> {
+        let (main, fragment) = rest
+            .split_once('#')
+            .map_or((rest, None), |(m, f)| (m, Some(f)));
+        let (path, query) = main
+            .split_once('?')
+            .map_or((main, None), |(p, q)| (p, Some(q)));
+        let segments: Vec<&str> = path.split('/').collect();
+        let (pid, target) = match (segments.as_slice(), query) {
+            (["objects", "nextPID"], _) => return None,
+            (["objects", pid] | ["get", pid], None) => (*pid, vec![]),
+            (["objects", pid, "datastreams", ds, "content"] | ["get", pid, ds], None) => {
+                (*pid, vec![*ds])
+            }
+            (["objects", pid, "methods", bdef, method], _) => (*pid, vec![*bdef, *method]),
+            // A datastream id (an NCName) holds no ':'; a bDef PID does.
+            (["get", pid, bdef, method], _) if names_a_pid(bdef) => (*pid, vec![*bdef, *method]),
+            _ => return None,
+        };
+        Some(Self {
+            pid,
+            target,
+            query,
+            fragment,
+        })
+    }
+}
+
+/// Whether a path segment holds a PID's `:` (written as it is or escaped).
+fn names_a_pid(segment: &str) -> bool {
+    segment.contains(':') || segment.contains("%3A") || segment.contains("%3a")
+}
+
 /// Canonicalizes Fedora PIDs and URIs, and REST URLs under the policy's Fedora bases.
 #[derive(Debug, Clone, Default)]
 pub struct FedoraAdapter {
@@ -970,33 +1025,19 @@ impl FedoraAdapter {
 
     /// A REST or API-A-Lite URL under a base; `rest` is the path after the base, `base` its offset.
     fn url_to_uri(&self, rest: &str, base: usize) -> Result<FedoraUri<'static>, IdError> {
-        let shape = || {
-            IdError::new(
+        let Some(RestUrl {
+            pid,
+            target,
+            query,
+            fragment,
+        }) = RestUrl::parse(rest)
+        else {
+            return Err(IdError::new(
                 Kind::FedoraObject,
                 Rule::Grammar("not a Fedora object, datastream content or method URL"),
                 base,
-            )
+            ));
         };
-        let (main, fragment) = rest
-            .split_once('#')
-            .map_or((rest, None), |(m, f)| (m, Some(f)));
-        let (path, query) = main
-            .split_once('?')
-            .map_or((main, None), |(p, q)| (p, Some(q)));
-        let segments: Vec<&str> = path.split('/').collect();
-        let (pid, target): (&str, &[&str]) = match segments.as_slice() {
-            ["objects", pid] | ["get", pid] => (pid, &[]),
-            ["objects", pid, "datastreams", ds, "content"] | ["get", pid, ds] => {
-                (pid, std::slice::from_ref(ds))
-            }
-            ["objects", pid, "methods", call @ ..] | ["get", pid, call @ ..] if call.len() == 2 => {
-                (pid, call)
-            }
-            _ => return Err(shape()),
-        };
-        if query.is_some() && target.len() != 2 {
-            return Err(shape());
-        }
         let decoded = |s: &str| {
             pct::decode(s)
                 .map_err(|e| e.at(Kind::FedoraObject, base))
@@ -1043,9 +1084,8 @@ impl SchemeAdapter for FedoraAdapter {
     fn claims(&self, iri: &str) -> bool {
         starts_with_ignore_case(iri, PREFIX)
             || self.bases.iter().any(|b| {
-                b.strip(iri).is_some_and(|(rest, _)| {
-                    rest.starts_with("objects/") || rest.starts_with("get/")
-                })
+                b.strip(iri)
+                    .is_some_and(|(rest, _)| RestUrl::parse(rest).is_some())
             })
     }
 
