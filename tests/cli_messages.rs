@@ -684,3 +684,81 @@ fn strict_accepts_links_to_fedora_api_resources_and_leaves_them_as_they_are() {
         )
     );
 }
+
+/// The paragraph of `--help` that describes `option`.
+fn help_of(command: &str, option: &str) -> String {
+    let out = run_pidcanon(&[command, "--help"], b"");
+    let help = text(&out.stdout);
+    let start = help
+        .find(&format!("      {option} "))
+        .or_else(|| help.find(&format!("      {option}\n")))
+        .unwrap_or_else(|| panic!("{option} in {help}"));
+    let rest = &help[start..];
+    rest[..rest.find("\n\n").unwrap_or(rest.len())].to_owned()
+}
+
+#[test]
+fn help_says_what_the_options_apply_to() {
+    let threads = help_of("rewrite", "--threads");
+    assert!(
+        threads.contains("Turtle") && threads.contains("FOXML"),
+        "{threads}"
+    );
+    let reject = help_of("rewrite", "--reject");
+    assert!(reject.contains("Turtle/TriG statement"), "{reject}");
+    for command in ["rewrite", "check"] {
+        let base = help_of(command, "--base");
+        assert!(
+            base.contains("each input file's own file:// URL") && !base.contains("several"),
+            "{base}"
+        );
+    }
+}
+
+#[test]
+fn every_command_has_a_section_in_the_readme() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    let out = run_pidcanon(&["--help"], b"");
+    let help = text(&out.stdout);
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert_eq!(commands, ["canon", "rewrite", "check", "store"], "{help}");
+    for command in commands {
+        assert!(
+            readme.contains(&format!("\n### `pidcanon {command}`")),
+            "no README section for {command}"
+        );
+    }
+    // Several inputs: each resolves against its own URL, as the README says.
+    assert!(
+        !readme.contains("several inputs have no default base"),
+        "the README says several inputs have no base"
+    );
+}
+
+#[test]
+fn each_input_file_resolves_against_its_own_url() {
+    let dir = Dir::new("messages-bases");
+    fs::create_dir(dir.path("a")).expect("mkdir");
+    fs::create_dir(dir.path("b")).expect("mkdir");
+    let a = dir.file("a/x.ttl", "<s> <http://x/p> <o> .\n");
+    let b = dir.file("b/y.ttl", "<s> <http://x/p> <o> .\n");
+    let out = run_pidcanon(&["rewrite", "-q", p(&a), p(&b), "--to", "nt"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let root = fs::canonicalize(&dir.0).expect("canonical");
+    let root = root.display();
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "<file://{root}/a/s> <http://x/p> <file://{root}/a/o> .\n\
+             <file://{root}/b/s> <http://x/p> <file://{root}/b/o> .\n"
+        )
+    );
+}

@@ -37,8 +37,8 @@ pub(crate) struct GraphInput {
     /// N-Quads (which includes N-Triples) for stdin].
     #[arg(short = 'i', long = "input-format", value_name = "FORMAT")]
     pub(crate) input_format: Option<String>,
-    /// Base IRI for relative IRIs in Turtle, TriG and RDF/XML input [default: a single input
-    /// file's own file:// URL, as riot and rapper do; stdin and several files have none].
+    /// Base IRI for relative IRIs in Turtle, TriG and RDF/XML input [default: each input file's
+    /// own file:// URL, as riot and rapper do; stdin has none].
     #[arg(long, value_name = "IRI")]
     pub(crate) base: Option<String>,
     /// Read RDF/XML strictly: legacy unqualified attributes (`about`, `resource`, …) and a
@@ -57,8 +57,9 @@ pub(crate) struct GraphInput {
 pub(crate) struct RewriteArgs {
     #[command(flatten)]
     pub(crate) input: GraphInput,
-    /// Go on after syntax errors: a bad N-Triples/N-Quads line is passed through (or written to
-    /// --reject), a bad Turtle/TriG statement skipped; each is reported.
+    /// Go on after syntax errors: a bad N-Triples/N-Quads line is passed through, a bad
+    /// Turtle/TriG statement skipped (both written to --reject instead, if given), a bad RDF/XML
+    /// statement or FOXML file skipped; each is reported and counted.
     #[arg(long, conflicts_with = "strict")]
     pub(crate) lenient: bool,
     /// Make an invalid identifier an error (exit 1) instead of leaving it unchanged.
@@ -84,11 +85,13 @@ pub(crate) struct RewriteArgs {
     /// Write `original<TAB>canonical<TAB>kind` once per rewritten IRI to FILE.
     #[arg(long, value_name = "FILE")]
     pub(crate) map: Option<PathBuf>,
-    /// With --lenient, write the N-Triples/N-Quads lines that do not parse to FILE.
+    /// With --lenient, write what does not parse to FILE: each bad N-Triples/N-Quads line, and
+    /// the lines of each bad Turtle/TriG statement.
     #[arg(long, value_name = "FILE", requires = "lenient")]
     pub(crate) reject: Option<PathBuf>,
-    /// Threads for N-Triples/N-Quads to N-Triples/N-Quads [default: the number of cores]; the
-    /// output is the same whatever the number.
+    /// Threads [default: the number of cores]: N-Triples/N-Quads rewritten in chunks, Turtle
+    /// parsed in pieces, TriG and RDF/XML parsed on one and written on another, FOXML objects
+    /// read in parallel; the output is the same whatever the number.
     #[arg(long, value_name = "N")]
     pub(crate) threads: Option<usize>,
     /// Leave the graphs of trusty (signed) nanopublications as they are: rewriting an IRI in one
