@@ -23,7 +23,7 @@ use reader::{Declarations, Item, Notice, Premap, Reader, Span};
 use sink::{GraphSink, SharedBuffer};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
-use worker::{GraphBatch, GraphWorker};
+use worker::{GraphBatch, GraphWorker, document_seed};
 
 /// A session's serialized output.
 pub(crate) struct GraphOutput<W: Write> {
@@ -119,6 +119,7 @@ pub(crate) fn rewrite<W: Write>(
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
     let base_iri = base_iri.or(rewriter.base_iri.as_deref());
+    let document = document_seed(session.inputs, base_iri);
     let mut reader = Reader::new(
         rewriter.input_format,
         base_iri,
@@ -132,11 +133,11 @@ pub(crate) fn rewrite<W: Write>(
         reader = reader.premapped(Premap {
             rewriter,
             needs: session.needs(),
-            input: session.inputs,
+            input: document,
             declared: declared.then(Declarations::default),
         });
     }
-    let mut worker = GraphWorker::new(rewriter, session.needs(), session.inputs);
+    let mut worker = GraphWorker::new(rewriter, session.needs(), document);
     let mut batch = GraphBatch::default();
     let Some(mut sink) = graph_output(session).sink.take() else {
         unreachable!("the sink is back after every rewrite")

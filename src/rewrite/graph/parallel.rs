@@ -24,7 +24,7 @@
 use super::reader::{
     Declarations, Ended, Item, LineParser, Premap, Resume, Span, read_lines, repeated_work,
 };
-use super::worker::{GraphBatch, GraphWorker};
+use super::worker::{GraphBatch, GraphWorker, mark_made_up};
 use crate::position::{is_line_end, line_breaks, line_start};
 use crate::rewrite::RewriteError;
 use crate::rewrite::events::Found;
@@ -106,6 +106,8 @@ fn parse(piece: &Piece, mut worker: Option<&mut GraphWorker<'_>>, home: &mut Hom
                 // The input's first statement: IRIs are found with the declarations before it.
                 worker.declare(declarations());
             }
+            let mut quad = quad;
+            mark_made_up(&mut quad, span.text);
             let mapped = worker.map_statement(quad, span, &mut found);
             match (&mut batch.lines, mapped) {
                 (Some(lines), Some(quad)) => lines.write(&quad),

@@ -95,7 +95,8 @@ impl GraphBatch {
         if threads < 2 { 128 } else { 4096 }
     }
 
-    pub(crate) fn push(&mut self, quad: Quad, span: Span<'_>) {
+    pub(crate) fn push(&mut self, mut quad: Quad, span: Span<'_>) {
+        mark_made_up(&mut quad, span.text);
         let same = self.spans.last().is_some_and(|(line, column, range)| {
             (*line, *column) == (span.first_line, span.column)
                 && self.text[range.clone()] == *span.text
@@ -236,6 +237,7 @@ impl<'r> GraphWorker<'r> {
         span: Span<'_>,
         found: &mut Found,
     ) -> Option<Quad> {
+        mark_made_up(&mut quad, span.text);
         self.labels.relabel(&mut quad);
         self.map_statement(quad, span, found)
     }
@@ -598,9 +600,61 @@ fn is_whole_name(text: &[u8], start: usize, end: usize) -> bool {
     before_ok && after_ok
 }
 
+/// The seed of the labels of a document's made-up blank nodes: its number in the run and its
+/// base IRI (a file's own `file://` URL, or `--base`), so that two documents of one run, or of
+/// two runs on different files, never share a made-up node, while the same input and options
+/// give the same labels.
+pub(crate) fn document_seed(input: u64, base_iri: Option<&str>) -> u64 {
+    xxhash_rust::xxh3::xxh3_64_with_seed(base_iri.unwrap_or_default().as_bytes(), input)
+}
+
+/// Marks the blank nodes of `quad` that a parser made up, read from `text` (its lines): a
+/// node whose label reads as a random 128-bit number (as `oxrdf` draws them, and as Oxigraph
+/// writes its own) and is not written in `text`. A label written in the input is kept, always.
+pub(crate) fn mark_made_up(quad: &mut Quad, text: &[u8]) {
+    let mut mark = |node: &mut BlankNode| {
+        if let Some(id) = node.as_ref().unique_id().filter(|id| id >> 64 != 0) {
+            let written = !text.is_empty()
+                && memchr::memmem::find_iter(text, node.as_str().as_bytes()).any(|at| {
+                    text[..at].ends_with(b"_:")
+                        && !text
+                            .get(at + node.as_str().len())
+                            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                });
+            if !written {
+                *node = BlankNode::new_unchecked(format!("{MADE_UP}{id:x}"));
+            }
+        }
+    };
+    if let NamedOrBlankNode::BlankNode(b) = &mut quad.subject {
+        mark(b);
+    }
+    mark_term(&mut quad.object, &mut mark);
+    if let GraphName::BlankNode(b) = &mut quad.graph_name {
+        mark(b);
+    }
+}
+
+fn mark_term(term: &mut Term, mark: &mut impl FnMut(&mut BlankNode)) {
+    match term {
+        Term::BlankNode(b) => mark(b),
+        Term::Triple(t) => {
+            if let NamedOrBlankNode::BlankNode(b) = &mut t.subject {
+                mark(b);
+            }
+            mark_term(&mut t.object, mark);
+        }
+        _ => {}
+    }
+}
+
+/// What a made-up node's label starts with once marked: no label of the input can.
+const MADE_UP: char = '#';
+
 /// Labels for the blank nodes a parser made up (for `[]`, collections, RDF/XML nodes without
-/// `rdf:nodeID`), which `oxrdf` draws at random: each gets one derived from a counter per input,
-/// so the output is the same on every run. Labels written in the input are kept. Made-up nodes
+/// `rdf:nodeID`), which `oxrdf` draws at random: each gets one derived from a counter per
+/// document and the document's seed ([`document_seed`]), so the output is the same on every
+/// run. Labels written in the input are kept. Made-up nodes
 /// are used in statements close together, so only the most recently used ones are remembered:
 /// two generations of [`GENERATION`] each, a node used again moving to the newer one; the maps
 /// are made at their full size with the first made-up node and reused from one generation to the
@@ -695,11 +749,11 @@ impl BlankNodeLabels {
     }
 }
 
-/// The id of a blank node a parser made up, `None` for a label from the input. A made-up
-/// node's id is a random 128-bit number: its top half is never all zero in practice, while a
-/// label from the input that reads as a number is short.
+/// The id of a blank node a parser made up ([`mark_made_up`]), `None` for a label from the
+/// input.
 fn made_up_id(node: &BlankNode) -> Option<u128> {
-    node.as_ref().unique_id().filter(|id| id >> 64 != 0)
+    let hex = node.as_str().strip_prefix(MADE_UP)?;
+    u128::from_str_radix(hex, 16).ok()
 }
 
 /// The length of the labels [`BlankNodeLabels`] gives: 32 hexadecimal digits, the first a
@@ -708,8 +762,41 @@ const LABEL_LEN: usize = 32;
 
 #[cfg(test)]
 mod tests {
-    use super::{BlankNodeLabels, GENERATION};
-    use oxrdf::BlankNode;
+    use super::{BlankNodeLabels, GENERATION, mark_made_up};
+    use oxrdf::{BlankNode, GraphName, NamedNode, Quad};
+
+    /// A blank node a parser made up, marked as [`mark_made_up`] marks it.
+    fn made_up() -> BlankNode {
+        let mut quad = Quad::new(
+            BlankNode::default(),
+            NamedNode::new_unchecked("http://p"),
+            NamedNode::new_unchecked("http://o"),
+            GraphName::DefaultGraph,
+        );
+        mark_made_up(&mut quad, b"");
+        match quad.subject {
+            oxrdf::NamedOrBlankNode::BlankNode(node) => node,
+            oxrdf::NamedOrBlankNode::NamedNode(_) => unreachable!("a blank node"),
+        }
+    }
+
+    #[test]
+    fn a_label_written_in_the_input_is_not_made_up() {
+        let written = BlankNode::new("abcdef0123456789abcdef").expect("valid label");
+        let mut quad = Quad::new(
+            written.clone(),
+            NamedNode::new_unchecked("http://p"),
+            BlankNode::default(),
+            GraphName::DefaultGraph,
+        );
+        mark_made_up(&mut quad, b"_:abcdef0123456789abcdef <http://p> [] .\n");
+        assert_eq!(quad.subject, written.into());
+        assert!(
+            quad.object.to_string().starts_with("_:#"),
+            "{}",
+            quad.object
+        );
+    }
 
     /// The label `labels` gives the made-up node `node`.
     fn labelled(labels: &mut BlankNodeLabels, node: &BlankNode) -> BlankNode {
@@ -723,7 +810,7 @@ mod tests {
         let (mut first, mut second) =
             (BlankNodeLabels::for_input(1), BlankNodeLabels::for_input(1));
         for _ in 0..10 {
-            let (a, b) = (BlankNode::default(), BlankNode::default());
+            let (a, b) = (made_up(), made_up());
             assert_ne!(a, b);
             assert_eq!(labelled(&mut first, &a), labelled(&mut second, &b));
         }
@@ -734,11 +821,11 @@ mod tests {
     #[test]
     fn a_node_used_again_is_remembered_past_both_generations() {
         let mut labels = BlankNodeLabels::for_input(0);
-        let kept = BlankNode::default();
+        let kept = made_up();
         let label = labelled(&mut labels, &kept);
         let mut others = Vec::new();
         for i in 0..3 * GENERATION {
-            others.push(labelled(&mut labels, &BlankNode::default()));
+            others.push(labelled(&mut labels, &made_up()));
             if i % 1000 == 0 {
                 assert_eq!(labelled(&mut labels, &kept), label, "after {i} others");
             }
