@@ -17,6 +17,9 @@ use store_support::{
 
 const LINKS: &str = "urn:pidcanon:links";
 
+/// Where `pidcanon store --links` marks the links graphs.
+const REGISTRY: &str = "urn:pidcanon:graphs";
+
 /// The corpus in a file, and its file rewrite with `--dedup`.
 struct Corpus {
     dir: tempfile::TempDir,
@@ -91,7 +94,8 @@ fn iris(server: &Oxigraph) -> BTreeSet<String> {
     let query = format!(
         "SELECT DISTINCT ?x WHERE {{ {{ {{ ?x ?p ?o }} UNION {{ ?s ?x ?o }} UNION {{ ?s ?p ?x }} }} \
          UNION {{ GRAPH ?g {{ {{ ?x ?p ?o }} UNION {{ ?s ?x ?o }} UNION {{ ?s ?p ?x }} }} \
-         FILTER(?g != <{LINKS}>) }} UNION {{ GRAPH ?x {{ }} FILTER(?x != <{LINKS}>) }} \
+         FILTER(?g != <{LINKS}> && ?g != <{REGISTRY}>) }} \
+         UNION {{ GRAPH ?x {{ }} FILTER(?x != <{LINKS}> && ?x != <{REGISTRY}>) }} \
          FILTER(isIRI(?x)) }}"
     );
     let rows = client(server).select(&query).expect("the IRIs");
@@ -123,8 +127,21 @@ fn count(server: &Oxigraph, pattern: &str) -> u64 {
 fn statements(server: &Oxigraph) -> u64 {
     count(
         server,
-        &format!("{{ ?s ?p ?o }} UNION {{ GRAPH ?g {{ ?s ?p ?o }} FILTER(?g != <{LINKS}>) }}"),
+        &format!(
+            "{{ ?s ?p ?o }} UNION {{ GRAPH ?g {{ ?s ?p ?o }} \
+             FILTER(?g != <{LINKS}> && ?g != <{REGISTRY}>) }}"
+        ),
     )
+}
+
+/// The quads of `nquads` outside `graph`.
+fn without(nquads: &str, graph: &str) -> String {
+    let suffix = format!(" <{graph}> .");
+    nquads
+        .lines()
+        .filter(|l| !l.ends_with(&suffix))
+        .map(|l| format!("{l}\n"))
+        .collect()
 }
 
 /// Checks that the store holds exactly the file rewrite, and nothing that is not canonical.
@@ -136,7 +153,8 @@ fn assert_normalized(server: &Oxigraph, corpus: &Corpus, binary: &Path, name: &s
     // literal normalization.
     let reference = self::server(binary, corpus.dir.path(), name, &corpus.expected);
     assert!(
-        dataset(&server.dump(), Some(LINKS)) == dataset(&reference.dump(), None),
+        dataset(&without(&server.dump(), REGISTRY), Some(LINKS))
+            == dataset(&reference.dump(), None),
         "the store differs from the file rewrite"
     );
 }
@@ -302,7 +320,10 @@ fn a_500_on_every_update_stops_with_the_endpoint_and_status_and_a_rerun_finishes
     let output = pidcanon(&args, &[]);
     assert_store_error(
         &output,
-        &format!("{update}: HTTP 500: disk full (gave up after 3 attempts)"),
+        &format!(
+            "{update}: HTTP 500: disk full (gave up after 3 attempts); partly done (3 updates \
+             applied): rerun the same command to finish"
+        ),
     );
     assert_eq!(proxy.forwarded_updates.load(Ordering::SeqCst), 3);
     run_store(&server, &[]);
@@ -481,4 +502,423 @@ fn results_cut_at_a_row_cap_stop_the_run_before_any_update() {
         ),
     );
     assert_eq!(updates.load(Ordering::SeqCst), 0, "an update was sent");
+}
+
+const SAME_AS: &str = "<http://www.w3.org/2002/07/owl#sameAs>";
+
+/// The quads of `graph` in the store.
+fn graph_quads(server: &Oxigraph, graph: &str) -> BTreeSet<String> {
+    let suffix = format!(" <{graph}> .");
+    server
+        .dump()
+        .lines()
+        .filter(|l| l.ends_with(&suffix))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Statements `<x> owl:sameAs <x>`, in any graph.
+fn reflexive_links(server: &Oxigraph) -> u64 {
+    count(
+        server,
+        &format!("{{ ?x {SAME_AS} ?x }} UNION {{ GRAPH ?g {{ ?x {SAME_AS} ?x }} }}"),
+    )
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn a_run_without_links_leaves_the_links_an_earlier_run_wrote() {
+    let binary = store_support::oxigraph();
+    let corpus = corpus();
+    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let first = run_store(&server, &[]);
+    let links = graph_quads(&server, LINKS);
+    let rewritten = first["rewritten_total"].as_u64().expect("a count");
+    assert!(rewritten > 100, "{first}");
+    // The links, and the mark that makes every later run leave the graph alone.
+    assert_eq!(links.len() as u64, rewritten);
+    let mark = |graph: &str| {
+        format!(
+            "<{graph}> <urn:pidcanon:linksGraph> \
+             \"true\"^^<http://www.w3.org/2001/XMLSchema#boolean> <{REGISTRY}> ."
+        )
+    };
+    assert_eq!(
+        graph_quads(&server, REGISTRY),
+        BTreeSet::from([mark(LINKS)])
+    );
+    // New variants written after the first run, in the default graph and a named graph.
+    server.load(
+        "<info:fedora/demo%3a77> <urn:p> <urn:o> .\n<urn:s> <urn:p> <info:fedora/demo%3a78> <urn:g> .\n",
+    );
+    let (query, update) = (server.query_url(), server.update_url());
+    let plain = [
+        "store",
+        "--endpoint",
+        &query,
+        "--update-endpoint",
+        &update,
+        "--all-graphs",
+        "--report",
+        "json",
+        "-q",
+    ];
+    let (_, stderr) = pidcanon_ok(&plain);
+    let second = report(&stderr);
+    assert_eq!(second["rewritten_total"].as_u64(), Some(2), "{second}");
+    assert_eq!(
+        graph_quads(&server, LINKS),
+        links,
+        "the links graph changed"
+    );
+    assert_eq!(reflexive_links(&server), 0);
+    assert_eq!(not_canonical(&server), Vec::<String>::new());
+
+    // A run recording its links elsewhere leaves the earlier links graph alone too.
+    server.load("<info:fedora/demo%3a79> <urn:p> <urn:o> .\n");
+    let mut other = plain.to_vec();
+    other.extend(["--links", "urn:other-links"]);
+    let (_, stderr) = pidcanon_ok(&other);
+    assert_eq!(report(&stderr)["rewritten_total"].as_u64(), Some(1));
+    assert_eq!(
+        graph_quads(&server, LINKS),
+        links,
+        "the links graph changed"
+    );
+    assert_eq!(graph_quads(&server, "urn:other-links").len(), 1);
+    assert_eq!(
+        graph_quads(&server, REGISTRY),
+        BTreeSet::from([mark(LINKS), mark("urn:other-links")])
+    );
+    assert_eq!(reflexive_links(&server), 0);
+
+    // Naming a links graph to normalize is refused, before anything is changed.
+    let dump = server.dump();
+    let named = [
+        "store",
+        "--endpoint",
+        &query,
+        "--update-endpoint",
+        &update,
+        "--graph",
+        LINKS,
+    ];
+    let output = pidcanon(&named, &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("<{LINKS}> is a links graph")),
+        "{stderr}"
+    );
+    assert!(dataset(&server.dump(), None) == dataset(&dump, None));
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn a_links_graph_written_before_marks_is_marked_by_a_run_with_links() {
+    let binary = store_support::oxigraph();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let server = Oxigraph::start(&binary, &dir.path().join("store"));
+    server.load(&format!(
+        "<info:fedora/demo%3a1> {SAME_AS} <info:fedora/demo:1> <urn:legacy> .\n\
+         <info:fedora/demo%3a2> <urn:p> <urn:o> .\n"
+    ));
+    let legacy = graph_quads(&server, "urn:legacy");
+    let (query, update) = (server.query_url(), server.update_url());
+    let args = |links: Option<&'static str>| {
+        let mut args = vec![
+            "store".to_owned(),
+            "--endpoint".to_owned(),
+            query.clone(),
+            "--update-endpoint".to_owned(),
+            update.clone(),
+            "--all-graphs".to_owned(),
+        ];
+        if let Some(links) = links {
+            args.extend(["--links".to_owned(), links.to_owned()]);
+        }
+        args
+    };
+    let with_links = args(Some("urn:legacy"));
+    pidcanon_ok(&with_links.iter().map(String::as_str).collect::<Vec<_>>());
+    let marked = graph_quads(&server, "urn:legacy");
+    assert_eq!(marked.len(), 2, "{marked:?}");
+    assert!(legacy.is_subset(&marked));
+    let registry = graph_quads(&server, REGISTRY);
+    assert_eq!(registry.len(), 1, "{registry:?}");
+    assert!(
+        registry
+            .iter()
+            .all(|q| q.starts_with("<urn:legacy> <urn:pidcanon:linksGraph>")),
+        "{registry:?}"
+    );
+    server.load("<info:fedora/demo%3a3> <urn:p> <urn:o> .\n");
+    let plain = args(None);
+    pidcanon_ok(&plain.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(graph_quads(&server, "urn:legacy"), marked);
+    assert_eq!(reflexive_links(&server), 0);
+}
+
+/// A proxy to `server` that answers the updates after the first `applied` with `200 OK`
+/// without forwarding them.
+fn lying_proxy(server: &Oxigraph, applied: usize) -> Proxy {
+    Proxy::start(Some(server.port), move |request| {
+        (request.update > applied).then(|| Reply::new(200, "text/plain", ""))
+    })
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn an_update_endpoint_that_answers_200_without_applying_anything_is_a_failure() {
+    let binary = store_support::oxigraph();
+    let corpus = corpus();
+    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let dump = server.dump();
+    let proxy = lying_proxy(&server, 0);
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let output = pidcanon(&store_args(&query, &update, &["--batch", "20"]), &[]);
+    assert_store_error(
+        &output,
+        &format!("{update}: the update was answered with success but not applied: "),
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("partly done"), "{stderr}");
+    assert!(dataset(&server.dump(), None) == dataset(&dump, None));
+
+    // Two updates applied, then a lie: partly done, and a rerun finishes.
+    let proxy = lying_proxy(&server, 2);
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let output = pidcanon(&store_args(&query, &update, &["--batch", "20"]), &[]);
+    assert_store_error(&output, "rewritten IRIs checked are still in the store (<");
+    assert_store_error(
+        &output,
+        "partly done (2 updates applied): rerun the same command to finish",
+    );
+    assert_eq!(proxy.forwarded_updates.load(Ordering::SeqCst), 2);
+    run_store(&server, &[]);
+    assert_normalized(&server, &corpus, &binary, "reference");
+}
+
+/// A fake endpoint: `COUNT`s answer 9, other queries one candidate, updates `update`.
+fn fake_store(update: fn() -> Reply) -> (Proxy, Arc<std::sync::atomic::AtomicUsize>) {
+    let updates = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = Arc::clone(&updates);
+    let proxy = Proxy::start(None, move |request| {
+        seen.fetch_max(request.update, Ordering::SeqCst);
+        if request.update > 0 {
+            return Some(update());
+        }
+        let body = if request.body.contains("COUNT") {
+            r#"{"head":{"vars":["n"]},"results":{"bindings":[{"n":{"type":"literal","value":"9"}}]}}"#
+        } else {
+            r#"{"head":{"vars":["x"]},"results":{"bindings":[{"x":{"type":"uri","value":"info:fedora/demo%3a1"}}]}}"#
+        };
+        Some(Reply::new(200, "application/sparql-results+json", body))
+    });
+    (proxy, updates)
+}
+
+#[test]
+fn an_update_refused_by_virtuosos_anonymous_endpoint_is_not_retried_and_says_where_to_go() {
+    let (proxy, updates) = fake_store(|| {
+        Reply::new(
+            500,
+            "text/plain",
+            "Virtuoso 42000 Error SR186:SECURITY: No permission to execute procedure \
+             DB.DBA.SPARUL_RUN with user ID 107, group ID 107",
+        )
+    });
+    let url = proxy.url("/sparql");
+    let output = pidcanon(&["store", "--endpoint", &url, "--backoff", "1"], &[]);
+    assert_store_error(
+        &output,
+        &format!("{url}: HTTP 500: Virtuoso 42000 Error SR186:SECURITY: No permission"),
+    );
+    assert_store_error(&output, "/sparql-auth with --auth digest");
+    assert_eq!(updates.load(Ordering::SeqCst), 1, "the refusal was retried");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("partly done"), "{stderr}");
+}
+
+#[test]
+fn updates_sent_to_a_query_endpoint_say_so() {
+    let (proxy, updates) = fake_store(|| {
+        Reply::new(
+            400,
+            "text/plain",
+            "The URL query parameter query must be set",
+        )
+    });
+    let url = proxy.url("/query");
+    let output = pidcanon(&["store", "--endpoint", &url], &[]);
+    assert_store_error(
+        &output,
+        &format!(
+            "{url}: HTTP 400: The URL query parameter query must be set: {url} is a query \
+             endpoint, which does not take updates: give the update endpoint with \
+             --update-endpoint"
+        ),
+    );
+    assert_eq!(updates.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn a_401_asking_for_digest_suggests_auth_digest() {
+    let digest = || {
+        let mut reply = Reply::new(401, "text/plain", "Unauthorized");
+        reply.headers.push((
+            "WWW-Authenticate".to_owned(),
+            "Digest realm=\"SPARQL\", nonce=\"abc\", qop=\"auth\"".to_owned(),
+        ));
+        reply
+    };
+    let (proxy, seen) = fake(digest);
+    let url = proxy.url("/sparql-auth");
+    let output = pidcanon(
+        &[
+            "store",
+            "--endpoint",
+            &url,
+            "--credentials-env",
+            "PIDCANON_TEST_SECRET",
+        ],
+        &[("PIDCANON_TEST_SECRET", "dba:dba")],
+    );
+    assert_store_error(
+        &output,
+        &format!(
+            "{url}: HTTP 401: Unauthorized: the endpoint asks for digest authentication: add --auth digest"
+        ),
+    );
+    assert_eq!(
+        seen.lock().expect("the log").len(),
+        1,
+        "a 401 is not retried"
+    );
+
+    let (proxy, _) = fake(digest);
+    let url = proxy.url("/sparql-auth");
+    let output = pidcanon(&["store", "--endpoint", &url], &[]);
+    assert_store_error(
+        &output,
+        "the endpoint asks for credentials, with digest authentication: add --auth digest and \
+         --credentials-env VAR",
+    );
+}
+
+#[test]
+fn https_to_a_port_that_does_not_answer_tls_fails_at_once() {
+    // A server that reads and never answers, as a plain HTTP server waiting for a request line.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let mut sink = Vec::new();
+                let _ = std::io::Read::read_to_end(&mut stream, &mut sink);
+            });
+        }
+    });
+    let url = format!("https://127.0.0.1:{port}/sparql");
+    let started = Instant::now();
+    let output = pidcanon(&["store", "--endpoint", &url, "--timeout", "2"], &[]);
+    assert_store_error(
+        &output,
+        &format!(
+            "{url}: 127.0.0.1:{port} did not answer a TLS handshake within 2 s: the server does \
+             not speak TLS on this port; if it serves plain HTTP, write the endpoint with http://"
+        ),
+    );
+    assert!(started.elapsed() < Duration::from_secs(20), "it retried");
+
+    // A server that closes the connection on a request it cannot read.
+    let (closing, seen) = fake(|| Reply::new(200, "text/plain", ""));
+    let url = closing.url("/sparql").replacen("http://", "https://", 1);
+    let output = pidcanon(&["store", "--endpoint", &url], &[]);
+    assert_store_error(
+        &output,
+        &format!(
+            "{url}: 127.0.0.1:{} closed the connection without answering a TLS handshake: the \
+             server does not speak TLS on this port",
+            closing.port
+        ),
+    );
+    assert!(seen.lock().expect("the log").is_empty());
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn https_to_a_plain_http_oxigraph_fails_at_once() {
+    let binary = store_support::oxigraph();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let server = Oxigraph::start(&binary, &dir.path().join("store"));
+    let url = format!("https://127.0.0.1:{}/query", server.port);
+    let started = Instant::now();
+    let output = pidcanon(&["store", "--endpoint", &url], &[]);
+    assert_store_error(
+        &output,
+        &format!(
+            "{url}: 127.0.0.1:{} answered a TLS handshake in plain HTTP: the server does not \
+             speak TLS on this port; if it serves plain HTTP, write the endpoint with http://",
+            server.port
+        ),
+    );
+    assert!(started.elapsed() < Duration::from_secs(5), "it waited");
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn updates_sent_to_oxigraphs_query_endpoint_say_so() {
+    let binary = store_support::oxigraph();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let server = Oxigraph::start(&binary, &dir.path().join("store"));
+    server.load("<info:fedora/demo%3a1> <urn:p> <urn:o> .\n");
+    let url = server.query_url();
+    let output = pidcanon(&["store", "--endpoint", &url], &[]);
+    assert_store_error(
+        &output,
+        &format!("{url} is a query endpoint, which does not take updates"),
+    );
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn a_default_graph_that_shows_a_links_graph_is_refused() {
+    let binary = store_support::oxigraph();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let server = Oxigraph::start_with(
+        &binary,
+        &dir.path().join("store"),
+        &["--union-default-graph"],
+    );
+    server.load("<info:fedora/demo%3a1> <urn:p> <urn:o> <urn:g> .\n");
+    let (query, update) = (server.query_url(), server.update_url());
+    let graph = [
+        "store",
+        "--endpoint",
+        &query,
+        "--update-endpoint",
+        &update,
+        "--graph",
+        "urn:g",
+        "--links",
+        LINKS,
+    ];
+    pidcanon_ok(&graph);
+    server.load("<info:fedora/demo%3a2> <urn:p> <urn:o> <urn:g> .\n");
+    let dump = server.dump();
+    let output = pidcanon(
+        &["store", "--endpoint", &query, "--update-endpoint", &update],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "the default graph shows the statements of the links graph <{LINKS}>"
+        )),
+        "{stderr}"
+    );
+    assert!(dataset(&server.dump(), None) == dataset(&dump, None));
 }

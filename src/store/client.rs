@@ -10,7 +10,8 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
-use std::io::BufReader;
+use std::io::{BufReader, Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
 /// The longest wait between two attempts.
@@ -18,6 +19,10 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
 /// The largest error or update response read.
 const MAX_RESPONSE: u64 = 1 << 20;
+
+/// The longest wait for a TLS server's first answer to a handshake, before the first request
+/// to an `https://` endpoint.
+const TLS_PROBE: Duration = Duration::from_secs(10);
 
 /// How the client authenticates.
 #[derive(Clone, PartialEq, Eq)]
@@ -151,6 +156,8 @@ pub struct Client {
     digest: RefCell<Option<digest_auth::WwwAuthenticateHeader>>,
     requests: Cell<u64>,
     retried: Cell<u64>,
+    /// The `https://` endpoints found to answer a TLS handshake.
+    tls_checked: RefCell<Vec<String>>,
 }
 
 /// One row of query results: variable name → value.
@@ -311,6 +318,7 @@ impl Client {
             digest: RefCell::new(None),
             requests: Cell::new(0),
             retried: Cell::new(0),
+            tls_checked: RefCell::new(Vec::new()),
         }
     }
 
@@ -404,6 +412,34 @@ impl Client {
         })
     }
 
+    /// Runs an `ASK` query; its answer.
+    pub fn ask(&self, query: &str) -> Result<bool, StoreError> {
+        #[derive(Deserialize)]
+        struct Boolean {
+            boolean: bool,
+        }
+        let (content_type, mut response) = self.send(Operation::Query, query)?;
+        let text = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_RESPONSE)
+            .read_to_string()
+            .map_err(|e| StoreError::Unavailable {
+                endpoint: self.query_endpoint.clone(),
+                attempts: 1,
+                reason: format!("the answer was cut off: {e}"),
+            })?;
+        serde_json::from_str::<Boolean>(&text)
+            .map(|b| b.boolean)
+            .map_err(|e| StoreError::NotSparql {
+                endpoint: self.query_endpoint.clone(),
+                reason: format!(
+                    "an ASK query was answered with {} that is not a SPARQL JSON boolean ({e})",
+                    content_type.as_deref().unwrap_or("no content type")
+                ),
+            })
+    }
+
     /// Runs a SPARQL update.
     pub fn update(&self, update: &str) -> Result<(), StoreError> {
         let (_, mut response) = self.send(Operation::Update, update)?;
@@ -427,6 +463,7 @@ impl Client {
             Operation::Update => (&self.update_endpoint, "update="),
         };
         let body = format!("{form}{}", utf8_percent_encode(text, NON_ALPHANUMERIC));
+        self.check_tls(endpoint)?;
         let mut attempt = 0;
         let mut challenged = false;
         loop {
@@ -447,14 +484,22 @@ impl Client {
                         body: "the digest credentials were refused".to_owned(),
                     });
                 }
-                Ok(Answer::Failed(status, text)) if !transient(status) => {
-                    return Err(StoreError::Status {
-                        endpoint: endpoint.clone(),
-                        status,
-                        body: text,
-                    });
-                }
-                Ok(Answer::Failed(status, text)) => {
+                Ok(Answer::Failed(status, text, offers)) => {
+                    if let Some(advice) = self.advice(operation, status, &text, &offers) {
+                        return Err(StoreError::Refused {
+                            endpoint: endpoint.clone(),
+                            status,
+                            body: text,
+                            advice,
+                        });
+                    }
+                    if !transient(status) {
+                        return Err(StoreError::Status {
+                            endpoint: endpoint.clone(),
+                            status,
+                            body: text,
+                        });
+                    }
                     let excerpt: String = text.trim().chars().take(200).collect();
                     format!("HTTP {status}: {excerpt}")
                         .trim_end_matches([' ', ':'])
@@ -505,9 +550,11 @@ impl Client {
                 .collect::<Vec<_>>()
         };
         let content_type = header("content-type").into_iter().next();
-        let challenge = header("www-authenticate")
-            .into_iter()
-            .find(|h| h.trim_start().to_ascii_lowercase().starts_with("digest"));
+        let offers = header("www-authenticate");
+        let challenge = offers
+            .iter()
+            .find(|h| h.trim_start().to_ascii_lowercase().starts_with("digest"))
+            .cloned();
         if (200..300).contains(&status) {
             return Ok(Answer::Done(content_type, response));
         }
@@ -521,8 +568,91 @@ impl Client {
         let digest = matches!(self.options.credentials, Some(Credentials::Digest { .. }));
         match challenge.map(|c| digest_auth::parse(&c)) {
             Some(Ok(challenge)) if status == 401 && digest => Ok(Answer::Challenge(challenge)),
-            _ => Ok(Answer::Failed(status, text)),
+            _ => Ok(Answer::Failed(status, text, offers)),
         }
+    }
+
+    /// What to change when `operation` got `status` with `body`, for refusals retrying does
+    /// not change and whose bare status leaves an administrator stuck.
+    fn advice(
+        &self,
+        operation: Operation,
+        status: u16,
+        body: &str,
+        offers: &[String],
+    ) -> Option<String> {
+        let lower = body.to_ascii_lowercase();
+        if body.contains("SR186") {
+            // Virtuoso's anonymous /sparql: "SR186: No permission to execute procedure
+            // DB.DBA.SPARUL_RUN" (as a 500, which retrying does not change).
+            return Some(
+                "the endpoint does not let this user update the store (Virtuoso SR186): send the \
+                 updates to an endpoint that authenticates, such as Virtuoso's /sparql-auth with \
+                 --auth digest and --credentials-env VAR"
+                    .to_owned(),
+            );
+        }
+        if status == 401 {
+            let digest_offered = offers
+                .iter()
+                .any(|h| h.trim_start().to_ascii_lowercase().starts_with("digest"));
+            return Some(match (&self.options.credentials, digest_offered) {
+                (None, true) => "the endpoint asks for credentials, with digest authentication: \
+                                 add --auth digest and --credentials-env VAR (or \
+                                 --credentials-file FILE) holding user:password"
+                    .to_owned(),
+                (None, false) => "the endpoint asks for credentials: add --credentials-env VAR \
+                                  (or --credentials-file FILE) holding user:password (or a \
+                                  token, with --auth bearer)"
+                    .to_owned(),
+                (Some(Credentials::Digest { .. }), _) => {
+                    "the digest credentials were refused".to_owned()
+                }
+                (Some(_), true) => "the endpoint asks for digest authentication: add --auth \
+                                    digest"
+                    .to_owned(),
+                (Some(_), false) => "the credentials were refused".to_owned(),
+            });
+        }
+        let query_only = lower.contains("query") && !lower.contains("update");
+        if matches!(operation, Operation::Update) && (400..500).contains(&status) && query_only {
+            return Some(format!(
+                "{} is a query endpoint, which does not take updates: give the update endpoint \
+                 with --update-endpoint (Oxigraph: /update, Fuseki: /DATASET/update, RDF4J: \
+                 /repositories/ID/statements)",
+                self.update_endpoint
+            ));
+        }
+        None
+    }
+
+    /// Before the first request to an `https://` endpoint, checks that its server answers a TLS
+    /// handshake: a plain HTTP server waits for a request line (Virtuoso, Oxigraph), which made
+    /// every attempt wait for the whole timeout. Sends a TLS ClientHello followed by an empty
+    /// line: a TLS server answers the ClientHello with a TLS record (a ServerHello, or an alert),
+    /// a plain HTTP server the line with `HTTP/…`. Says nothing when it cannot connect (the
+    /// request then fails, and is retried, as usual) or behind a proxy.
+    fn check_tls(&self, endpoint: &str) -> Result<(), StoreError> {
+        let Some(rest) = strip_prefix_ignore_case(endpoint, "https://") else {
+            return Ok(());
+        };
+        if self.tls_checked.borrow().iter().any(|e| e == endpoint) {
+            return Ok(());
+        }
+        let proxied = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"]
+            .iter()
+            .any(|var| std::env::var_os(var).is_some_and(|v| !v.is_empty()));
+        if !proxied {
+            let wait = self.options.timeout.min(TLS_PROBE);
+            if let Some(reason) = probe_tls(authority(rest), wait) {
+                return Err(StoreError::NotTls {
+                    endpoint: endpoint.to_owned(),
+                    reason,
+                });
+            }
+        }
+        self.tls_checked.borrow_mut().push(endpoint.to_owned());
+        Ok(())
     }
 
     /// The `Authorization` header for a request to `endpoint`, if the credentials give one.
@@ -558,8 +688,8 @@ enum Answer {
     Done(Option<String>, Response),
     /// 401 with a digest challenge.
     Challenge(digest_auth::WwwAuthenticateHeader),
-    /// Another status, and the body.
-    Failed(u16, String),
+    /// Another status, the body and the `WWW-Authenticate` headers.
+    Failed(u16, String, Vec<String>),
 }
 
 /// A request that got no answer.
@@ -579,6 +709,97 @@ fn failure(error: ureq::Error) -> Failure {
         | ureq::Error::Protocol(_) => Transient(error.to_string()),
         _ => Permanent(error.to_string()),
     }
+}
+
+fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
+}
+
+/// The `host:port` of the rest of a URL after `https://` (port 443 if none).
+fn authority(rest: &str) -> String {
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let host_port = &rest[..end];
+    let host_port = host_port.rsplit_once('@').map_or(host_port, |(_, h)| h);
+    let has_port = match host_port.rfind(']') {
+        Some(bracket) => host_port[bracket..].contains(':'),
+        None => host_port.contains(':'),
+    };
+    if has_port {
+        host_port.to_owned()
+    } else {
+        format!("{host_port}:443")
+    }
+}
+
+/// Why the server at `authority` is not a TLS server, if it is not (see
+/// [`Client::check_tls`]); `None` if it answers as one, or cannot be reached.
+fn probe_tls(authority: String, wait: Duration) -> Option<String> {
+    let address = authority.to_socket_addrs().ok()?.next()?;
+    let mut stream = TcpStream::connect_timeout(&address, wait).ok()?;
+    stream.set_read_timeout(Some(wait)).ok()?;
+    stream.set_write_timeout(Some(wait)).ok()?;
+    let mut hello = client_hello();
+    hello.extend_from_slice(b"\r\n\r\n");
+    stream.write_all(&hello).ok()?;
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 64];
+    while answer.len() < 5 {
+        match stream.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => answer.extend_from_slice(&buffer[..n]),
+            Err(e)
+                if answer.is_empty()
+                    && matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+            {
+                return Some(format!(
+                    "{authority} did not answer a TLS handshake within {} s",
+                    wait.as_secs_f64()
+                ));
+            }
+            Err(_) => break,
+        }
+    }
+    match answer.first() {
+        // A TLS record: change_cipher_spec, alert, handshake or application data.
+        Some(0x14..=0x17) => None,
+        None => Some(format!(
+            "{authority} closed the connection without answering a TLS handshake"
+        )),
+        Some(_) if answer.starts_with(b"HTTP/") => Some(format!(
+            "{authority} answered a TLS handshake in plain HTTP"
+        )),
+        Some(_) => Some(format!(
+            "{authority} answered a TLS handshake with something else than TLS"
+        )),
+    }
+}
+
+/// A TLS 1.2 ClientHello (common cipher suites, no extensions): enough for a TLS server to
+/// answer with a ServerHello or an alert.
+fn client_hello() -> Vec<u8> {
+    let suites: [u8; 16] = [
+        0xc0, 0x2f, 0xc0, 0x2b, 0xc0, 0x30, 0xc0, 0x2c, 0x00, 0x9c, 0x00, 0x9d, 0x00, 0x2f, 0x00,
+        0x35,
+    ];
+    let mut body = vec![0x03, 0x03];
+    // The random: a fixed one will do, nothing is negotiated.
+    body.extend((0u8..32).map(|i| i.wrapping_mul(37).wrapping_add(11)));
+    body.push(0); // no session id
+    body.extend_from_slice(&(suites.len() as u16).to_be_bytes());
+    body.extend_from_slice(&suites);
+    body.extend_from_slice(&[0x01, 0x00]); // null compression only
+    let length = (body.len() as u32).to_be_bytes();
+    let mut handshake = vec![0x01, length[1], length[2], length[3]];
+    handshake.extend_from_slice(&body);
+    let mut record = vec![0x16, 0x03, 0x01];
+    record.extend_from_slice(&(handshake.len() as u16).to_be_bytes());
+    record.extend_from_slice(&handshake);
+    record
 }
 
 /// HTTP statuses worth retrying: the server is busy, restarting or failed this once.
@@ -603,6 +824,16 @@ mod tests {
             "/sparql-auth?x=1"
         );
         assert_eq!(request_target("http://h:8890"), "/");
+    }
+
+    #[test]
+    fn the_authority_of_an_https_url_has_a_port() {
+        assert_eq!(authority("h.org/sparql"), "h.org:443");
+        assert_eq!(authority("u:p@h.org:8443/sparql?x"), "h.org:8443");
+        assert_eq!(authority("[::1]/q"), "[::1]:443");
+        assert_eq!(authority("[::1]:8443#f"), "[::1]:8443");
+        assert_eq!(strip_prefix_ignore_case("HTTPS://h", "https://"), Some("h"));
+        assert_eq!(client_hello()[..3], [0x16, 0x03, 0x01]);
     }
 
     #[test]

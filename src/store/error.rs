@@ -48,6 +48,57 @@ pub enum StoreError {
         /// The cap, as the endpoint gave it.
         rows: String,
     },
+    /// The endpoint refused a request for a reason retrying does not change, and what to do
+    /// about it (a 401 that asks for digest authentication, a query endpoint sent an update,
+    /// Virtuoso's anonymous `/sparql` refusing updates with SR186).
+    #[error("{endpoint}: HTTP {status}{}: {advice}", excerpt(body))]
+    Refused {
+        /// The URL of the endpoint.
+        endpoint: String,
+        /// The HTTP status.
+        status: u16,
+        /// The start of the response body.
+        body: String,
+        /// What to change.
+        advice: String,
+    },
+    /// An `https://` endpoint whose server does not answer a TLS handshake (a plain HTTP port).
+    #[error(
+        "{endpoint}: {reason}: the server does not speak TLS on this port; if it serves plain \
+         HTTP, write the endpoint with http://"
+    )]
+    NotTls {
+        /// The URL of the endpoint.
+        endpoint: String,
+        /// What the server did instead.
+        reason: String,
+    },
+    /// The update endpoint answered an update with success, but the store still holds old
+    /// spellings the update rewrote: it was not applied (or not all of it).
+    #[error(
+        "{endpoint}: the update was answered with success but not applied: {} of the {checked} \
+         rewritten IRIs checked are still in the store ({}); the map and links of this batch \
+         record rewrites that did not happen",
+        remaining.len(),
+        list(remaining)
+    )]
+    NotApplied {
+        /// The URL of the update endpoint.
+        endpoint: String,
+        /// Old IRIs of the batch asked about.
+        checked: usize,
+        /// Those still in the store.
+        remaining: Vec<String>,
+    },
+    /// A failure after updates were sent: the store holds part of the rewrite, and running the
+    /// same command again finishes it.
+    #[error("{error}; partly done ({}): rerun the same command to finish", applied_text(*applied))]
+    PartlyDone {
+        /// Updates applied before the failure.
+        applied: u64,
+        /// The failure.
+        error: Box<StoreError>,
+    },
     /// A setting that cannot work (a URL, credentials, a graph IRI).
     #[error("{0}")]
     Config(String),
@@ -67,4 +118,27 @@ fn excerpt(body: &str) -> String {
         excerpt.push('…');
     }
     format!(": {excerpt}")
+}
+
+/// `<a>, <b>, <c>, …` (at most three).
+fn list(iris: &[String]) -> String {
+    let mut text = iris
+        .iter()
+        .take(3)
+        .map(|iri| format!("<{iri}>"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if iris.len() > 3 {
+        text.push_str(", …");
+    }
+    text
+}
+
+/// How many updates were applied before a failure.
+fn applied_text(applied: u64) -> String {
+    match applied {
+        0 => "the failed update may have been applied in part".to_owned(),
+        1 => "1 update applied".to_owned(),
+        n => format!("{n} updates applied"),
+    }
 }

@@ -41,6 +41,9 @@ use std::time::Instant;
 /// repeats it once per position and scope, so an update stays well under a megabyte.
 const MAX_BATCH_BYTES: usize = 64 * 1024;
 
+/// The most old IRIs of a batch asked about after its update, to check that it was applied.
+const CHECK_SAMPLE: usize = 16;
+
 /// What a run found and did.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
@@ -175,7 +178,13 @@ impl Normalizer {
     /// Records each rewrite as `<old> owl:sameAs <new>` in the named graph `graph`, which is left
     /// out of the normalization.
     pub fn with_links(mut self, graph: &str) -> Result<Self, StoreError> {
-        self.links = Some(graph_iri(graph)?);
+        let links = graph_iri(graph)?;
+        if links == sparql::REGISTRY {
+            return Err(StoreError::Config(format!(
+                "{links} is where pidcanon marks the links graphs: record the links elsewhere"
+            )));
+        }
+        self.links = Some(links);
         self.check_links()?;
         Ok(self)
     }
@@ -221,11 +230,13 @@ impl Normalizer {
         observer: &mut dyn Observer,
     ) -> Result<StoreReport, StoreError> {
         let started = Instant::now();
-        let sparql = Sparql::new(
+        let mut sparql = Sparql::new(
             self.graphs.clone(),
             self.registry.routes(),
             self.links.clone(),
         );
+        let marked = self.links_graphs(client)?;
+        sparql.exclude(marked.iter().cloned());
         let mut run = Run {
             normalizer: self,
             client,
@@ -233,23 +244,93 @@ impl Normalizer {
             observer,
             report: StoreReport::default(),
             started,
+            unsure: false,
         };
+        let result = run.all(&marked);
+        run.tally();
+        match result {
+            Ok(()) => Ok(run.report),
+            Err(e) => Err(run.partly_done(e)),
+        }
+    }
+
+    /// The links graphs that earlier runs marked (`<…>`), refusing to run where they would not
+    /// be left alone: one of them named with `--graph`, or a default graph that shows their
+    /// statements (the union of the named graphs).
+    fn links_graphs(&self, client: &Client) -> Result<Vec<String>, StoreError> {
+        let graphs = |query: &str| -> Result<Vec<String>, StoreError> {
+            Ok(client
+                .select(query)?
+                .into_iter()
+                .filter_map(|mut row| row.remove("g"))
+                .filter(|g| g.kind == "uri")
+                .filter_map(|g| iri(&g.value))
+                .collect())
+        };
+        let marked = graphs(&Sparql::marked_links_graphs())?;
+        match &self.graphs {
+            Graphs::Named(names) => {
+                if let Some(name) = names.iter().find(|name| marked.contains(name)) {
+                    return Err(StoreError::Config(format!(
+                        "{name} is a links graph (marked by a run with --links: {name} {} true \
+                         in the graph {}): it records the old spellings and is never \
+                         rewritten; leave it out of --graph",
+                        sparql::LINKS_MARK,
+                        sparql::REGISTRY
+                    )));
+                }
+                if names.iter().any(|name| name == sparql::REGISTRY) {
+                    return Err(StoreError::Config(format!(
+                        "{} is where pidcanon marks the links graphs, and is never rewritten; \
+                         leave it out of --graph",
+                        sparql::REGISTRY
+                    )));
+                }
+            }
+            Graphs::Default | Graphs::All => {
+                let shown = graphs(&Sparql::marks_in_default_graph())?;
+                if let Some(name) = shown.iter().find(|name| marked.contains(name)) {
+                    return Err(StoreError::Config(format!(
+                        "the default graph shows the statements of the links graph {name}: it \
+                         is the union of the named graphs (as on Virtuoso), where rewriting it \
+                         would rewrite the links; name the graphs to normalize with --graph"
+                    )));
+                }
+            }
+        }
+        Ok(marked)
+    }
+}
+
+impl Run<'_> {
+    /// Everything a run does after finding the links graphs.
+    fn all(&mut self, marked: &[String]) -> Result<(), StoreError> {
+        let (normalizer, sparql) = (self.normalizer, self.sparql);
+        if let Some(links) = &normalizer.links {
+            // A links graph written before links graphs were marked: mark it now.
+            if !normalizer.dry_run
+                && !marked.contains(links)
+                && self.client.ask(&Sparql::graph_holds_statements(links))?
+            {
+                self.client.update(&Sparql::mark_links(links))?;
+            }
+        }
+        let run = self;
         run.report.statements_before = run.count(&sparql.count())?;
         run.report.triple_terms = run.triple_terms()?;
         if run.report.triple_terms > 0 {
             run.observer.triple_terms(run.report.triple_terms);
         }
-        if self.graphs == Graphs::All {
+        if normalizer.graphs == Graphs::All {
             run.pass(Pass::GraphNames)?;
         }
         run.pass(Pass::Terms)?;
-        run.report.statements_after = if self.dry_run {
+        run.report.statements_after = if normalizer.dry_run {
             run.report.statements_before
         } else {
             run.count(&sparql.count())?
         };
-        run.tally();
-        Ok(run.report)
+        Ok(())
     }
 }
 
@@ -269,6 +350,8 @@ struct Run<'a> {
     observer: &'a mut dyn Observer,
     report: StoreReport,
     started: Instant,
+    /// An update was sent that may have been applied in part (it failed without a refusal).
+    unsure: bool,
 }
 
 /// One IRI to rewrite.
@@ -436,7 +519,11 @@ impl Run<'_> {
         if self.normalizer.dry_run {
             self.observer.would_send(&update)?;
         } else {
-            self.client.update(&update)?;
+            if let Err(e) = self.client.update(&update) {
+                self.unsure = !matches!(e, StoreError::Status { .. } | StoreError::Refused { .. });
+                return Err(e);
+            }
+            self.check_applied(pass, batch)?;
         }
         self.report.updates += 1;
         for Rewrite { kind, .. } in batch.drain(..) {
@@ -448,6 +535,54 @@ impl Run<'_> {
         self.tally();
         self.observer.progress(&self.report);
         Ok(())
+    }
+
+    /// Asks the store whether a sample of the batch's old IRIs is gone, as its update must have
+    /// done: an endpoint may answer 200 without applying anything.
+    fn check_applied(&mut self, pass: Pass, batch: &Batch) -> Result<(), StoreError> {
+        let step = batch.len().div_ceil(CHECK_SAMPLE).max(1);
+        let sample: Vec<String> = batch
+            .iter()
+            .step_by(step)
+            .map(|r| format!("<{}>", r.old))
+            .collect();
+        let olds: Vec<&str> = sample.iter().map(String::as_str).collect();
+        let graph_names = pass == Pass::GraphNames;
+        if !self
+            .client
+            .ask(&self.sparql.still_there(&olds, graph_names))?
+        {
+            return Ok(());
+        }
+        // Name them: one question each.
+        let mut remaining = Vec::new();
+        for old in &olds {
+            if self
+                .client
+                .ask(&self.sparql.still_there(&[old], graph_names))?
+            {
+                remaining.push(old.trim_start_matches('<').trim_end_matches('>').to_owned());
+            }
+        }
+        Err(StoreError::NotApplied {
+            endpoint: self.client.update_endpoint().to_owned(),
+            checked: olds.len(),
+            remaining,
+        })
+    }
+
+    /// `error`, saying that the store holds part of the rewrite when it may.
+    fn partly_done(&self, error: StoreError) -> StoreError {
+        if self.normalizer.dry_run
+            || matches!(error, StoreError::Config(_))
+            || (self.report.updates == 0 && !self.unsure)
+        {
+            return error;
+        }
+        StoreError::PartlyDone {
+            applied: self.report.updates,
+            error: Box::new(error),
+        }
     }
 
     /// Brings the request counters and the time up to date.

@@ -6,6 +6,14 @@ use std::fmt::Write;
 /// `owl:sameAs`, the predicate of the `--links` statements.
 const SAME_AS: &str = "<http://www.w3.org/2002/07/owl#sameAs>";
 
+/// The predicate of the mark `<G> <urn:pidcanon:linksGraph> true`, written in the graph
+/// [`REGISTRY`] for every links graph `G` with its links: every run leaves a graph so marked (and
+/// the registry) out of its scans and rewrites.
+pub(crate) const LINKS_MARK: &str = "<urn:pidcanon:linksGraph>";
+
+/// The named graph where the links graphs are marked.
+pub(crate) const REGISTRY: &str = "<urn:pidcanon:graphs>";
+
 /// Which graphs of the store are normalized.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Graphs {
@@ -35,8 +43,11 @@ pub(crate) struct Sparql {
     routed: String,
     /// The length of `?head`: the longest route.
     head: usize,
-    /// The provenance graph, `<…>`, left out of every scan and rewrite.
+    /// The provenance graph, `<…>`, where this run records its links.
     links: Option<String>,
+    /// The links graphs, `<…>` (this run's and those marked by earlier runs), left out of every
+    /// scan and rewrite.
+    excluded: Vec<String>,
 }
 
 impl Sparql {
@@ -72,16 +83,83 @@ impl Sparql {
             graphs,
             routed,
             head: longest,
+            excluded: std::iter::once(REGISTRY.to_owned())
+                .chain(links.iter().cloned())
+                .collect(),
             links,
         }
     }
 
-    /// The filter that keeps named graph `?g` in scope: not the links graph.
-    fn not_links(&self) -> String {
-        match &self.links {
-            Some(links) => format!(" FILTER(?g != {links})"),
-            None => String::new(),
+    /// Leaves these graphs (`<…>`, links graphs marked by earlier runs) out too.
+    pub(crate) fn exclude(&mut self, graphs: impl IntoIterator<Item = String>) {
+        for graph in graphs {
+            if !self.excluded.contains(&graph) {
+                self.excluded.push(graph);
+            }
         }
+    }
+
+    /// The filter that keeps named graph `var` in scope: not a links graph.
+    fn not_excluded(&self, var: &str) -> String {
+        if self.excluded.is_empty() {
+            return String::new();
+        }
+        let tests: Vec<String> = self
+            .excluded
+            .iter()
+            .map(|graph| format!("{var} != {graph}"))
+            .collect();
+        format!(" FILTER({})", tests.join(" && "))
+    }
+
+    /// The filter that keeps named graph `?g` in scope: not a links graph.
+    fn not_links(&self) -> String {
+        self.not_excluded("?g")
+    }
+
+    /// The links graphs marked by earlier runs (`?g`).
+    pub(crate) fn marked_links_graphs() -> String {
+        format!("SELECT DISTINCT ?g WHERE {{ GRAPH {REGISTRY} {{ ?g {LINKS_MARK} true }} }}")
+    }
+
+    /// Whether the default graph shows a links graph's mark: a default graph that is the union
+    /// of the named graphs (`?g`, the graphs whose marks it shows).
+    pub(crate) fn marks_in_default_graph() -> String {
+        format!("SELECT DISTINCT ?g WHERE {{ ?g {LINKS_MARK} true }}")
+    }
+
+    /// Whether `graph` (`<…>`) holds any statement.
+    pub(crate) fn graph_holds_statements(graph: &str) -> String {
+        format!("ASK {{ GRAPH {graph} {{ ?s ?p ?o }} }}")
+    }
+
+    /// Marks `graph` (`<…>`) as a links graph.
+    pub(crate) fn mark_links(graph: &str) -> String {
+        format!("INSERT DATA {{ GRAPH {REGISTRY} {{ {graph} {LINKS_MARK} true }} }}")
+    }
+
+    /// Whether any of the old IRIs (`<…>`) is still in subject, predicate or object position
+    /// in scope (or, for `graph_names`, still names a graph): written out one by one, so that
+    /// the store looks each up in an index.
+    pub(crate) fn still_there(&self, olds: &[&str], graph_names: bool) -> String {
+        let branches: Vec<String> = olds
+            .iter()
+            .flat_map(|old| {
+                if graph_names {
+                    vec![format!("{{ GRAPH {old} {{ ?s ?p ?o }} }}")]
+                } else {
+                    [
+                        format!("{old} ?p ?o"),
+                        format!("?s {old} ?o"),
+                        format!("?s ?p {old}"),
+                    ]
+                    .iter()
+                    .map(|pattern| self.in_scope(pattern))
+                    .collect()
+                }
+            })
+            .collect();
+        format!("ASK {{ {} }}", branches.join(" UNION "))
     }
 
     /// `pattern` (over `?s ?p ?o`-like variables) in every graph in scope, as a group.
@@ -126,10 +204,7 @@ impl Sparql {
 
     /// The routed names of named graphs (with [`Graphs::All`] only): all of them, or one page.
     pub(crate) fn graph_candidates(&self, page: Option<Page<'_>>) -> String {
-        let not_links = match &self.links {
-            Some(links) => format!(" FILTER(?x != {links})"),
-            None => String::new(),
-        };
+        let not_links = self.not_excluded("?x");
         self.candidates(&format!("GRAPH ?x {{ }}{not_links}"), page)
     }
 
@@ -213,11 +288,17 @@ impl Sparql {
         finish(update)
     }
 
+    /// `INSERT DATA` of the links of `pairs` (never a reflexive one), with the mark that makes
+    /// every later run leave the links graph alone.
     fn record_links(&self, pairs: &[(String, String)]) -> String {
         let mut update = String::new();
         if let Some(links) = &self.links {
-            let _ = writeln!(update, "INSERT DATA {{ GRAPH {links} {{");
-            for (old, new) in pairs {
+            let _ = writeln!(
+                update,
+                "INSERT DATA {{ GRAPH {REGISTRY} {{ {links} {LINKS_MARK} true }}"
+            );
+            let _ = writeln!(update, "  GRAPH {links} {{");
+            for (old, new) in pairs.iter().filter(|(old, new)| old != new) {
                 let _ = writeln!(update, "  {old} {SAME_AS} {new} .");
             }
             update.push_str("} } ;\n");
@@ -322,8 +403,47 @@ mod tests {
         let insert = update.find("INSERT DATA").expect("links recorded");
         let rewrite = update.find("DELETE").expect("a rewrite");
         assert!(insert < rewrite, "{update}");
-        assert!(update.contains("FILTER(?g != <urn:links>)"), "{update}");
+        assert!(
+            update.contains("FILTER(?g != <urn:pidcanon:graphs> && ?g != <urn:links>)"),
+            "{update}"
+        );
+        assert!(
+            update.contains(
+                "GRAPH <urn:pidcanon:graphs> { <urn:links> <urn:pidcanon:linksGraph> true }"
+            ),
+            "{update}"
+        );
         assert_eq!(update.matches(" ;\n").count(), 6, "{update}");
         assert!(!update.trim_end().ends_with(';'), "{update}");
+    }
+
+    #[test]
+    fn marked_links_graphs_are_left_out_and_no_link_is_reflexive() {
+        let mut sparql = Sparql::new(
+            Graphs::All,
+            ["info"].into_iter(),
+            Some("<urn:links>".to_owned()),
+        );
+        sparql.exclude(["<urn:old-links>".to_owned(), "<urn:links>".to_owned()]);
+        let filter =
+            "FILTER(?g != <urn:pidcanon:graphs> && ?g != <urn:links> && ?g != <urn:old-links>)";
+        assert!(sparql.term_candidates(None).contains(filter));
+        assert!(sparql.count().contains(filter));
+        assert!(
+            sparql
+                .graph_candidates(None)
+                .contains("?x != <urn:links> && ?x != <urn:old-links>)")
+        );
+        let pairs = [
+            ("<info:a>".to_owned(), "<info:a>".to_owned()),
+            ("<info:b>".to_owned(), "<info:B>".to_owned()),
+        ];
+        let update = sparql.rewrite_terms(&pairs);
+        assert!(!update.contains("<info:a> <http://www.w3.org/2002/07/owl#sameAs>"));
+        assert!(update.contains("<info:b> <http://www.w3.org/2002/07/owl#sameAs> <info:B> ."));
+        let check = sparql.still_there(&["<info:b>"], false);
+        assert!(check.starts_with("ASK {"), "{check}");
+        assert!(check.contains("GRAPH ?g { <info:b> ?p ?o }"), "{check}");
+        assert!(check.contains(filter), "{check}");
     }
 }

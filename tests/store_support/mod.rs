@@ -83,16 +83,25 @@ pub struct Oxigraph {
     location: PathBuf,
     pub port: u16,
     child: Option<Child>,
+    /// More arguments of `oxigraph serve`.
+    args: Vec<String>,
 }
 
 impl Oxigraph {
     /// Starts a server on the store in `location` (created if missing).
     pub fn start(binary: &Path, location: &Path) -> Self {
+        Self::start_with(binary, location, &[])
+    }
+
+    /// Starts a server on the store in `location` with more arguments of `oxigraph serve`
+    /// (`--union-default-graph`).
+    pub fn start_with(binary: &Path, location: &Path, args: &[&str]) -> Self {
         let mut server = Self {
             binary: binary.to_owned(),
             location: location.to_owned(),
             port: free_port(),
             child: None,
+            args: args.iter().map(|&a| a.to_owned()).collect(),
         };
         server.spawn();
         server
@@ -105,6 +114,7 @@ impl Oxigraph {
             .arg(&self.location)
             .arg("--bind")
             .arg(format!("127.0.0.1:{}", self.port))
+            .args(&self.args)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
