@@ -14,7 +14,7 @@ use super::parallel::{StatementEnds, ends_one_statement};
 use super::turtle::{FastRead, Groups};
 use crate::position::{is_line_end, line_breaks, lines, read_line};
 use crate::rdfxml::{LocatedRdfXml, XmlError};
-use oxrdf::{GraphName, Quad, Triple};
+use oxrdf::{GraphName, Literal, Quad, Term, Triple};
 use oxrdfio::{RdfFormat, RdfParser};
 use oxrdfxml::{RdfXmlParseError, RdfXmlParser};
 use oxttl::nquads::LowLevelNQuadsParser;
@@ -584,6 +584,29 @@ impl Pending {
     }
 }
 
+/// Gives the language tags of `quad`'s literals the case they are written with in `text` (its
+/// lines): `oxttl` and the fast path lower-case them, and literals are left as they are.
+fn keep_written_case(quad: &mut Quad, text: &[u8]) {
+    let Term::Literal(literal) = &quad.object else {
+        return;
+    };
+    let Some(tag) = literal.language() else {
+        return;
+    };
+    let written = memchr::memchr_iter(b'@', text).find_map(|at| {
+        let candidate = text.get(at + 1..at + 1 + tag.len())?;
+        let ends = !text
+            .get(at + 1 + tag.len())
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'-');
+        (ends && candidate.eq_ignore_ascii_case(tag.as_bytes()) && candidate != tag.as_bytes())
+            .then_some(candidate)
+    });
+    if let Some(written) = written.and_then(|w| std::str::from_utf8(w).ok()) {
+        let literal = Literal::new_language_tagged_literal_unchecked(literal.value(), written);
+        quad.object = literal.into();
+    }
+}
+
 /// The most triples of one statement held before they go on anyway (a statement longer than
 /// that, found bad, is written in part).
 const MAX_HELD: usize = 1 << 16;
@@ -697,8 +720,10 @@ fn read_lines_with(
                 }
                 lines_before += breaks;
                 let declarations = || (parser.prefixes(), parser.base_iri());
-                for (quad, n) in groups.triples() {
-                    on_item(Item::Statement(quad), pending.span(Some(n)), &declarations)?;
+                for (mut quad, n) in groups.triples() {
+                    let span = pending.span(Some(n));
+                    keep_written_case(&mut quad, span.text);
+                    on_item(Item::Statement(quad), span, &declarations)?;
                     pending.keep_from(n);
                 }
                 groups.consume(lines);
@@ -763,8 +788,10 @@ fn read_lines_with(
             }
             if ends_statement || cuts.is_none() || ended || held.len() > MAX_HELD {
                 let declarations = || (parser.prefixes(), parser.base_iri());
-                for (quad, n) in held.drain(..) {
-                    on_item(Item::Statement(quad), pending.span(Some(n)), &declarations)?;
+                for (mut quad, n) in held.drain(..) {
+                    let span = pending.span(Some(n));
+                    keep_written_case(&mut quad, span.text);
+                    on_item(Item::Statement(quad), span, &declarations)?;
                     pending.keep_from(n);
                 }
                 statement_start = ends_statement.then_some((line_no, segment.end));
