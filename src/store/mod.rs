@@ -5,6 +5,9 @@
 //! or paged, for stores that cap their results), canonicalizes them, and rewrites the ones whose
 //! canonical form differs with batches of `DELETE`/`INSERT` updates, in every position and in
 //! every graph in scope; statements that become duplicates collapse, as the store holds a set.
+//! After each update, an `ASK` on a sample of its old IRIs checks that the store applied it.
+//! Links graphs (`with_links`) are marked in the store (`<urn:pidcanon:graphs>`), and every run
+//! leaves every marked graph alone: they record the old spellings.
 //! Every update moves only the statements that still hold an old IRI, so an interrupted run is
 //! finished by running again, and a further run changes nothing. See docs/store.md.
 //!
