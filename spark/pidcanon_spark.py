@@ -17,7 +17,10 @@ through one process, which names it in its messages. `--dedup` is Spark's shuffl
 statement text, `--map`/`--links` are de-duplicated across partitions, and the per-partition
 reports are summed into one summary.
 `--collapse` computes the equivalence classes of the whole input first, on the driver or, for
-many equivalence statements, on the cluster (connected components by iterative joins).
+many equivalence statements, on the cluster (connected components by iterative joins); each
+process then writes the links from the representatives of the members its input named at the
+end of its output, and the job gathers those of all processes (`gathered_links`: each once,
+sorted as the binary sorts them) and writes them after the rest.
 The design and its limits are in docs/spark.md.
 
 Used from Python (the tests do):
@@ -63,6 +66,12 @@ STDIN_POSITION = re.compile(r"<stdin>:(\d+):(\d+)")
 # What a process says about the whole run rather than a line: the job says it once instead.
 PROCESS_NOTE = re.compile(r"pidcanon: (--collapse: |\d+ reflexive equivalence statements dropped)")
 SAME_AS = "http://www.w3.org/2002/07/owl#sameAs"
+# What a process of --collapse says of the equivalence statements it did not write in place and
+# of the links it wrote at the end of its output instead (its --report json does not have these
+# counts: they are read from this note when the report lacks them).
+LINKS_NOTE = re.compile(r"pidcanon: --collapse: (\d+) equivalence statements within classes written as (\d+) links")
+LINKED, LINKS_WRITTEN = "equivalence_statements_linked", "equivalence_links_written"
+LINK = "equivalence-link"  # the tag of a link line `<rep> P <member> [graph] .` in a process's output
 # --classes auto: the most equivalence statements gathered on the driver (about 200 bytes each
 # with their classes: 400 MB; docs/spark.md).
 DRIVER_MAX_EQUIVALENCES = 2_000_000
@@ -239,7 +248,7 @@ class PartitionReports(AccumulatorParam):
 
 def read_stderr(path):
     """The binary's stderr: (first diagnostics, number of diagnostics, the JSON report or None)."""
-    kept, count, report = [], 0, None
+    kept, count, report, links = [], 0, None, None
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -247,10 +256,17 @@ def read_stderr(path):
                 report = json.loads(line)
                 continue
             if PROCESS_NOTE.match(line):
+                if (m := LINKS_NOTE.match(line)) is not None:
+                    links = int(m.group(1)), int(m.group(2))
                 continue
             count += 1
             if len(kept) < DIAGNOSTICS_KEPT:
                 kept.append(line)
+    if report is not None:
+        # The binary prints the note only when either count is not 0.
+        linked, written = links or (0, 0)
+        report.setdefault(LINKED, linked)
+        report.setdefault(LINKS_WRITTEN, written)
     return kept, count, report
 
 
@@ -304,9 +320,10 @@ def finish_process(directory, side_files, reports, key, stderr, lines):
     reports.add({key: {"report": report, "diagnostics": kept, "diagnostic_count": count, "lines": lines}})
 
 
-def tagged(side_files):
-    """How output blocks travel: bare, or tagged "d" beside the --map/--links lines."""
-    return (lambda block: ("d", block)) if side_files else (lambda block: block)
+def tagged(side_files, links_at_end=False):
+    """How output blocks travel: bare, or tagged "d" beside the --map/--links lines and the
+    link lines of --collapse (tagged LINK)."""
+    return (lambda block: ("d", block)) if side_files or links_at_end else (lambda block: block)
 
 
 def failure(partition, status, message):
@@ -459,29 +476,42 @@ def process_command(binary, workdir, args, side_files, files):
     return command + shipped_args(workdir, files)
 
 
-def process_output(command, workdir, key, tag, blocks=None, rename=None):
+def process_output(command, workdir, key, tag, blocks=None, rename=None, links_at_end=False):
     """Run `command` with `blocks` on its stdin (or nothing) and its stderr in `workdir`; yield
     its output as tagged blocks. Returns ((kept diagnostics, their count, the JSON report),
     lines received). A process that exits with an error raises a failure with its
-    diagnostics, `rename` = (what a message calls the input, its path) applied to them."""
+    diagnostics, `rename` = (what a message calls the input, its path) applied to them.
+
+    `links_at_end` (a process of --collapse): the process writes the links of the class
+    members its input named after the rest of its output, and says how many only when it
+    ends; so its output goes to a file in `workdir`, and once it has ended the last
+    `equivalence_links_written` lines are yielded one by one as (LINK, line), the lines before
+    them as tagged blocks."""
     stderr_path = os.path.join(workdir, "stderr")
+    stdout_path = os.path.join(workdir, "stdout")
     with open(stderr_path, "wb") as err:
         stdin = subprocess.DEVNULL if blocks is None else subprocess.PIPE
-        proc = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=err)
+        if links_at_end:
+            with open(stdout_path, "wb") as out:
+                proc = subprocess.Popen(command, stdin=stdin, stdout=out, stderr=err)
+        else:
+            proc = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=err)
     feeder = None if blocks is None else Feeder(proc.stdin, blocks)
     received = 0
     try:
         if feeder is not None:
             feeder.start()
-        for block in line_blocks(proc.stdout):
-            received += block.count(b"\n") + 1
-            yield tag(block)
+        if not links_at_end:
+            for block in line_blocks(proc.stdout):
+                received += block.count(b"\n") + 1
+                yield tag(block)
         status = proc.wait()
     finally:
         if proc.poll() is None:  # the task was cancelled or failed while reading
             proc.kill()
             proc.wait()
-        proc.stdout.close()
+        if proc.stdout is not None:
+            proc.stdout.close()
         if feeder is not None:
             feeder.join()
     kept, count, report = read_stderr(stderr_path)
@@ -498,7 +528,35 @@ def process_output(command, workdir, key, tag, blocks=None, rename=None):
         raise failure(key, status, "\n".join(said) or f"pidcanon exited with status {status}")
     if rename is not None:
         kept = [d.replace(*rename) for d in kept]
+    if links_at_end:
+        received = yield from split_links(stdout_path, tag, 0 if report is None else report.get(LINKS_WRITTEN, 0))
     return (kept, count, report), received
+
+
+def split_links(path, tag, links):
+    """The lines of the file `path`: all but the last `links` as tagged blocks, then those as
+    (LINK, line) one by one. Returns the number of lines."""
+    total, last = 0, b"\n"
+    with open(path, "rb") as f:
+        while chunk := f.read(READ_SIZE):
+            total += chunk.count(b"\n")
+            last = chunk[-1:]
+    total += last != b"\n"
+    body, seen = max(total - links, 0), 0
+    with open(path, "rb") as f:
+        for block in line_blocks(f):
+            n = block.count(b"\n") + 1
+            if seen + n <= body:
+                yield tag(block)
+            else:
+                lines = block.split(b"\n")
+                keep = max(body - seen, 0)
+                if keep:
+                    yield tag(b"\n".join(lines[:keep]))
+                for line in lines[keep:]:
+                    yield LINK, line
+            seen += n
+    return total
 
 
 # ---------------------------------------------------------------------------------------------
@@ -531,17 +589,26 @@ def rewrite_fed(key, feed, rename, args, binary, side_files, files, reports):
     workdir = process_directory(files)
     command = process_command(binary, workdir, args, side_files, files)
     sent = LineCount()
-    stderr, received = yield from process_output(command, workdir, key, tagged(side_files), blocks=feed(sent), rename=rename)
+    links_at_end = "--collapse" in args
+    tag = tagged(side_files, links_at_end)
+    stderr, received = yield from process_output(command, workdir, key, tag, blocks=feed(sent), rename=rename, links_at_end=links_at_end)
     check_lines(key, stderr[2], sent.lines, received)
     yield from finish_process(workdir, side_files, reports, key, stderr, sent.lines)
 
 
 def check_lines(key, report, sent, received):
     """A pipe does not notice a dropped line: `pidcanon rewrite` of a line format writes one
-    line per line read, less the reflexive statements `--drop-reflexive` drops."""
-    expected = None if report is None else sent - report.get("reflexive_dropped", 0)
+    line per line read, less the reflexive statements `--drop-reflexive` drops and, with
+    --collapse, less the equivalence statements within a class it did not write in place,
+    plus the links it wrote at the end instead."""
+    if report is None:
+        expected, why = None, " (no report)"
+    else:
+        dropped, linked, links = report.get("reflexive_dropped", 0), report.get(LINKED, 0), report.get(LINKS_WRITTEN, 0)
+        expected = sent - dropped - linked + links
+        why = f" ({dropped} reflexive dropped, {linked} equivalence statements linked, {links} links written)" if dropped or linked or links else ""
     if received != expected:
-        raise failure(key, 2, f"pidcanon read {sent} lines and wrote {received} (expected {expected})")
+        raise failure(key, 2, f"pidcanon read {sent} lines and wrote {received} (expected {expected}{why})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -550,7 +617,8 @@ def check_lines(key, report, sent, received):
 
 def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports):
     """Each file goes whole through one pidcanon process, which names it in its messages."""
-    tag = tagged(side_files)
+    links_at_end = "--collapse" in args
+    tag = tagged(side_files, links_at_end)
 
     def rewrite_file(record):
         path, data = record
@@ -562,7 +630,7 @@ def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports):
         del data
         key = "file " + path
         command = process_command(binary, workdir, args, side_files, files) + [local]
-        stderr, received = yield from process_output(command, workdir, key, tag, rename=(local, path))
+        stderr, received = yield from process_output(command, workdir, key, tag, rename=(local, path), links_at_end=links_at_end)
         report = stderr[2]
         if report is None or received != report["statements_written"]:
             raise failure(key, 2, f"pidcanon reported {report and report['statements_written']} statements written but wrote {received} lines")
@@ -720,7 +788,9 @@ def classes_on_cluster(sc, options, lines, files, threads, table_dir):
             labels, rounds = connected_components(pairs.map(lambda p: (p[0], p[1])))
             grouped = pairs.map(lambda p: (p[0], p[2])).join(labels).map(lambda kv: (kv[1][1], kv[1][0]))
             by_component = grouped.partitionBy(sc.defaultParallelism).values()
-            classes = rewrite_lines(by_component, canonical_args + class_args(options), options.binary, ["map"], files, unused, "classes ")
+            # Not -q: a process of --collapse says how many links it wrote (its line count).
+            quiet_off = [a for a in canonical_args if a != "-q"]
+            classes = rewrite_lines(by_component, quiet_off + class_args(options), options.binary, ["map"], files, unused, "classes ")
             table = classes.filter(lambda r: r[0] == "map").values().persist(StorageLevel.MEMORY_AND_DISK)
             sc.setJobDescription("pidcanon --collapse: classes table (cluster)")
             table.saveAsTextFile(table_dir)
@@ -841,6 +911,37 @@ def collapse_args(options):
     return args + (["--drop-reflexive"] if options.drop_reflexive else [])
 
 
+# The parts of a link line as the binary writes it: `<rep> <P> <member> .`, or with the graph
+# name (an IRI or a blank node, as the rewrite writes it) before the dot.
+LINK_LINE = re.compile(rb"<([^>]*)> <([^>]*)> <([^>]*)> (?:(.+) )?\.")
+
+
+def link_order(line):
+    """The binary's order of links (`EquivalenceLinks::write_sorted`): by graph name (the
+    default graph first), representative, predicate, member, each in byte order."""
+    m = LINK_LINE.fullmatch(line)
+    if m is None:  # not a link line: cannot happen; kept, after the links
+        return (1, line)
+    representative, predicate, member, graph = m.groups()
+    return (0, graph or b"", representative, predicate, member)
+
+
+LINKS_PER_PART = 1_000_000  # link lines per part file of the output (at least one part)
+
+
+def gathered_links(rewritten):
+    """The link lines of --collapse of every process (tagged LINK in `rewritten`), each once
+    (a member named in two partitions is linked by both processes) and sorted as the binary
+    sorts them: what one machine writes after the rest of its output. Returns (an RDD of them,
+    or None if there are none, and their number)."""
+    links = rewritten.filter(lambda r: r[0] == LINK).values().distinct()
+    count = links.count()
+    if count == 0:
+        return None, 0
+    parts = min(links.getNumPartitions(), -(-count // LINKS_PER_PART))
+    return links.sortBy(link_order, numPartitions=parts), count
+
+
 # ---------------------------------------------------------------------------------------------
 # --dedup across partitions
 
@@ -927,17 +1028,23 @@ def drop_duplicates(lines, counts):
 class Summary:
     """Counts summed over every pidcanon process, like `pidcanon rewrite`'s summary."""
 
-    def __init__(self, reports, seconds, duplicates_dropped, classes=None):
+    def __init__(self, reports, seconds, duplicates_dropped, classes=None, links=None):
         self.classes = classes  # with --collapse, where the classes were computed and why
         self.counts = Counter()
         self.rewritten = Counter()
         for entry in reports.values():
             report = entry["report"]
-            for key in ("bytes_read", "statements_read", "statements_written", "invalid_identifiers", "syntax_errors", "reflexive_dropped"):
+            for key in ("bytes_read", "statements_read", "statements_written", "invalid_identifiers", "syntax_errors", "reflexive_dropped", LINKED, LINKS_WRITTEN):
                 self.counts[key] += report.get(key, 0)
             self.rewritten.update(report["rewritten"])
         self.counts["statements_written"] -= duplicates_dropped
         self.counts["duplicates_dropped"] = duplicates_dropped
+        # With --collapse, the links written are those of all processes, each once (`links`),
+        # not the sum of each process's.
+        self.collapse = links is not None
+        if self.collapse:
+            self.counts["statements_written"] += links - self.counts[LINKS_WRITTEN]
+            self.counts[LINKS_WRITTEN] = links
         self.seconds = seconds
 
     def as_json(self):
@@ -950,6 +1057,7 @@ class Summary:
             "megabytes_per_second": c["bytes_read"] / 1e6 / self.seconds if self.seconds else 0.0,
             "statements_per_second": c["statements_read"] / self.seconds if self.seconds else 0.0,
             **({"classes": self.classes} if self.classes else {}),
+            **({k: c[k] for k in (LINKED, LINKS_WRITTEN)} if self.collapse else {}),
         }
 
     def text(self):
@@ -960,6 +1068,7 @@ class Summary:
             f"pidcanon-spark: {j['statements_read']} statements read, {j['statements_written']} written; "
             f"{j['rewritten_total']} IRIs rewritten ({per_kind}); {j['invalid_identifiers']} invalid identifiers; "
             f"{j['duplicates_dropped']} duplicates dropped; {j['syntax_errors']} syntax errors; "
+            + (f"{j[LINKED]} equivalence statements within classes written as {j[LINKS_WRITTEN]} links from their representatives; " if j.get(LINKED) or j.get(LINKS_WRITTEN) else "")
             + (f"{j['reflexive_dropped']} reflexive equivalence statements dropped; " if j["reflexive_dropped"] else "")
             + f"{j['megabytes_per_second']:.1f} MB/s, {j['statements_per_second']:.0f} statements/s"
         )
@@ -1142,7 +1251,7 @@ def rewrite_job(spark, options, table_dir):
     splits = Splits(groups)
     rewritten = parts[0] if len(parts) == 1 else sc.union(parts)
 
-    if side_files:
+    if side_files or options.collapse:
         rewritten = rewritten.persist(StorageLevel.MEMORY_AND_DISK)
         data = rewritten.filter(lambda r: r[0] == "d").values()
     else:
@@ -1152,7 +1261,13 @@ def rewrite_job(spark, options, table_dir):
         data = drop_duplicates(data.flatMap(lambda block: block.decode("utf-8").split("\n")), counts)
     codec = {"gzip": "org.apache.hadoop.io.compress.GzipCodec", "bzip2": "org.apache.hadoop.io.compress.BZip2Codec"}.get(options.compression)
 
+    link_count = 0
     try:
+        if options.collapse:
+            sc.setJobDescription("pidcanon --collapse: links from the representatives")
+            links, link_count = gathered_links(rewritten)
+            if links is not None:
+                data = sc.union([data, links])
         sc.setJobDescription("pidcanon rewrite")
         data.saveAsTextFile(options.output, codec)
         for kind in side_files:
@@ -1171,12 +1286,12 @@ def rewrite_job(spark, options, table_dir):
             message = "\n".join(splits.locate(key, message.split("\n"), line_counts))
         raise RewriteFailed(message, payload["status"]) from None
     finally:
-        if side_files:
+        if side_files or options.collapse:
             rewritten.unpersist()
 
     kept = counts.value
     dropped = sum(v for k, v in kept.items() if k.startswith("in ")) - sum(v for k, v in kept.items() if k.startswith("out "))
-    summary = Summary(reports.value, time.monotonic() - started, dropped, choice)
+    summary = Summary(reports.value, time.monotonic() - started, dropped, choice, link_count if options.collapse else None)
     if not options.quiet:
         if note:
             print(note, file=sys.stderr)

@@ -94,3 +94,49 @@ def concatenation(parts_dir):
 def copy_example(name, directory):
     shutil.copy(os.path.join(EXAMPLES, name), directory)
     return os.path.join(directory, name)
+
+
+def reference_collapse(*args, stdin=None):
+    """A single-machine `pidcanon rewrite --collapse …`: (the lines written in place, the links
+    written after them, the JSON report with `equivalence_statements_linked` and
+    `equivalence_links_written`, read from the summary's note when the report lacks them)."""
+    done = subprocess.run([BINARY, "rewrite", "--report", "json", *map(str, args)], input=stdin, capture_output=True, check=True)
+    said = done.stderr.decode()
+    report = json.loads(said.strip().splitlines()[-1])
+    note = pidcanon_spark.LINKS_NOTE.search(said)
+    linked, links = (int(note.group(1)), int(note.group(2))) if note else (0, 0)
+    report.setdefault(pidcanon_spark.LINKED, linked)
+    report.setdefault(pidcanon_spark.LINKS_WRITTEN, links)
+    lines = done.stdout.decode().splitlines()
+    body = len(lines) - report[pidcanon_spark.LINKS_WRITTEN]
+    return lines[:body], lines[body:], report
+
+
+def assert_collapse_is_the_single_machine_one(lines, summary, *args, stdin=None):
+    """The job's output (`lines`, `summary`) against one machine's `pidcanon rewrite ARGS`
+    (with --collapse): the lines written in place equal line for line; the links, written after
+    them, each once, the same set in the same order (the binary's); the counts equal. Returns
+    the single machine's (lines in place, links, report)."""
+    body, links, report = reference_collapse(*args, stdin=stdin)
+    totals = summary.as_json()
+    n = totals[pidcanon_spark.LINKS_WRITTEN]
+    mine, my_links = lines[: len(lines) - n], lines[len(lines) - n :]
+    assert mine == body
+    assert len(set(my_links)) == len(my_links)  # a member named in two partitions: once
+    assert set(my_links) == set(links)
+    assert my_links == links  # sorted as the binary sorts them
+    for key in ("statements_read", "statements_written", "rewritten", "invalid_identifiers", "reflexive_dropped", pidcanon_spark.LINKED, pidcanon_spark.LINKS_WRITTEN):
+        assert totals[key] == report[key], key
+    return body, links, report
+
+
+def equivalence_sides(lines, predicate="<http://www.w3.org/2002/07/owl#sameAs>"):
+    """The subjects and objects of the `<s> <P> <o>` lines of `lines` (IRIs, with their <>,
+    escapes decoded: a link names its member decoded), but for reflexive ones (`<a> <P> <a>`,
+    which --drop-reflexive may drop)."""
+    sides = set()
+    for line in lines:
+        terms = [pidcanon_spark.unescape(term) for term in line.split(" ")[:3]]
+        if len(terms) == 3 and terms[1] == predicate and terms[0].startswith("<") and terms[2].startswith("<") and terms[0] != terms[2]:
+            sides.update((terms[0], terms[2]))
+    return sides
