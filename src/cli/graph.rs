@@ -585,6 +585,8 @@ fn print_summary(report: &Report, skipped: u64, seconds: f64, json: bool) -> io:
             "lines_passed_through": report.lines_passed_through,
             "signed_statements_kept": report.signed_statements_kept,
             "reflexive_dropped": report.reflexive_dropped,
+            "equivalence_statements_linked": report.equivalence_statements_linked,
+            "equivalence_links_written": report.equivalence_links_written,
             "bytes_read": report.bytes_read,
             "seconds": seconds,
             "megabytes_per_second": megabytes_per_second,
