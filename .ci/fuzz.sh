@@ -7,6 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-30}
+# Targets with a known open disagreement (docs/fuzzing.md, "Findings"), not run until it is
+# fixed (set FUZZ_SKIP= to run them): turtle_lenient finds in seconds that --lenient writes a
+# piece of a bad statement that goes on past its error's line; turtle_threads, within a few
+# minutes, that two threads tell no rewrite before a syntax error that stops the rewrite (both
+# in tests/fuzz_regressions.rs, ignored).
+SKIP=${FUZZ_SKIP-turtle_lenient turtle_threads}
 TARGETS=(
   turtle_fast_vs_oxttl
   turtle_fast_vs_oxttl_structured
@@ -28,7 +34,12 @@ cargo +nightly fuzz build --debug-assertions
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 summary=()
+notrun=()
 for target in "${TARGETS[@]}"; do
+  if [[ " $SKIP " == *" $target "* ]]; then
+    notrun+=("$target (known open disagreement; docs/fuzzing.md)")
+    continue
+  fi
   mkdir -p "$scratch/$target"
   echo "== fuzz $target (${SECONDS_EACH} s)" >&2
   log="$scratch/$target.log"
@@ -43,6 +54,8 @@ for target in "${TARGETS[@]}"; do
   summary+=("$target: $runs executions, ${cov:-cov: ?}")
 done
 printf 'fuzzed   %s\n' "${summary[@]}"
+if [ "${#notrun[@]}" -gt 0 ]; then printf 'NOT RUN  fuzz %s\n' "${notrun[@]}"; fi
 if [ -n "${CI_SUMMARY:-}" ]; then
   printf 'ran      fuzz %s\n' "${summary[@]}" >>"$CI_SUMMARY"
+  if [ "${#notrun[@]}" -gt 0 ]; then printf 'NOT RUN  fuzz %s\n' "${notrun[@]}" >>"$CI_SUMMARY"; fi
 fi
