@@ -957,14 +957,16 @@ fn cmp_param(a: (&str, &str), b: (&str, &str)) -> std::cmp::Ordering {
 /// object, not an identifier of it.
 struct RestUrl<'a> {
     pid: &'a str,
-    /// Empty (the object), the datastream id, or the bDef PID and the method.
-    target: Vec<&'a str>,
+    /// The datastream id, or the bDef PID and the method, in the first `targets`.
+    target: [&'a str; 2],
+    targets: usize,
     query: Option<&'a str>,
     fragment: Option<&'a str>,
 }
 
 impl<'a> RestUrl<'a> {
-    /// `rest` (the URL after its base) if it names an object or a dissemination.
+    /// `rest` (the URL after its base) if it names an object or a dissemination. Allocates
+    /// nothing (an IRI that is not one passes through without a copy).
     fn parse(rest: &'a str) -> Option<Self> {
         let (main, fragment) = rest
             .split_once('#')
@@ -972,24 +974,35 @@ impl<'a> RestUrl<'a> {
         let (path, query) = main
             .split_once('?')
             .map_or((main, None), |(p, q)| (p, Some(q)));
-        let segments: Vec<&str> = path.split('/').collect();
-        let (pid, target) = match (segments.as_slice(), query) {
+        let mut segments = [""; 5];
+        let mut count = 0;
+        for segment in path.split('/') {
+            *segments.get_mut(count)? = segment;
+            count += 1;
+        }
+        let (pid, target, targets) = match (&segments[..count], query) {
             (["objects", "nextPID"], _) => return None,
-            (["objects", pid] | ["get", pid], None) => (*pid, vec![]),
+            (["objects", pid] | ["get", pid], None) => (*pid, ["", ""], 0),
             (["objects", pid, "datastreams", ds, "content"] | ["get", pid, ds], None) => {
-                (*pid, vec![*ds])
+                (*pid, [*ds, ""], 1)
             }
-            (["objects", pid, "methods", bdef, method], _) => (*pid, vec![*bdef, *method]),
+            (["objects", pid, "methods", bdef, method], _) => (*pid, [*bdef, *method], 2),
             // A datastream id (an NCName) holds no ':'; a bDef PID does.
-            (["get", pid, bdef, method], _) if names_a_pid(bdef) => (*pid, vec![*bdef, *method]),
+            (["get", pid, bdef, method], _) if names_a_pid(bdef) => (*pid, [*bdef, *method], 2),
             _ => return None,
         };
         Some(Self {
             pid,
             target,
+            targets,
             query,
             fragment,
         })
+    }
+
+    /// Nothing (the object), the datastream id, or the bDef PID and the method.
+    fn target(&self) -> &[&'a str] {
+        &self.target[..self.targets]
     }
 }
 
@@ -1025,13 +1038,7 @@ impl FedoraAdapter {
 
     /// A REST or API-A-Lite URL under a base; `rest` is the path after the base, `base` its offset.
     fn url_to_uri(&self, rest: &str, base: usize) -> Result<FedoraUri<'static>, IdError> {
-        let Some(RestUrl {
-            pid,
-            target,
-            query,
-            fragment,
-        }) = RestUrl::parse(rest)
-        else {
+        let Some(url) = RestUrl::parse(rest) else {
             return Err(IdError::new(
                 Kind::FedoraObject,
                 Rule::Grammar("not a Fedora object, datastream content or method URL"),
@@ -1043,7 +1050,8 @@ impl FedoraAdapter {
                 .map_err(|e| e.at(Kind::FedoraObject, base))
                 .map(Cow::into_owned)
         };
-        let mut iri = format!("{PREFIX}{}", decoded(pid)?);
+        let (target, query, fragment) = (url.target(), url.query, url.fragment);
+        let mut iri = format!("{PREFIX}{}", decoded(url.pid)?);
         for (i, segment) in target.iter().enumerate() {
             let segment = decoded(segment)?;
             iri.push('/');
