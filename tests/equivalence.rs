@@ -386,7 +386,7 @@ fn identifier_literals_are_rewritten_counted_and_linked() {
         stdout.contains("<http://example.org/b> <http://purl.org/ontology/bibo/doi> \"10.1000\" .")
     );
     assert!(
-        stderr.contains("literals of <http://purl.org/ontology/bibo/doi>: 1 identifiers, 1 rewritten, 1 invalid, 1 linked"),
+        stderr.contains("literals of <http://purl.org/ontology/bibo/doi>: 1 identifier, 1 rewritten, 1 invalid, 1 linked"),
         "{stderr}"
     );
 }
