@@ -64,7 +64,7 @@ DIAGNOSTICS_KEPT = 20  # per partition; the rest are counted
 FAILURE_MARKER = "pidcanon-spark-failure "
 STDIN_POSITION = re.compile(r"<stdin>:(\d+):(\d+)")
 # What a process says about the whole run rather than a line: the job says it once instead.
-PROCESS_NOTE = re.compile(r"pidcanon: (--collapse: |\d+ reflexive equivalence statements dropped)")
+PROCESS_NOTE = re.compile(r"pidcanon: (--collapse: |\d+ reflexive equivalence statements? dropped)")
 SAME_AS = "http://www.w3.org/2002/07/owl#sameAs"
 # What a process of --collapse says of the equivalence statements it did not write in place and
 # of the links it wrote at the end of its output instead (its --report json does not have these

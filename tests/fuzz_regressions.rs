@@ -83,7 +83,6 @@ fn two_threads_report_what_one_thread_reports() {
 /// statement: a line of it that reads as a statement of its own is written (issue 26, item 3,
 /// where the bad statement goes on past the line of its error).
 #[test]
-#[ignore = "open: --lenient writes a piece of a bad statement that goes on past its error's line (src/rewrite/graph/reader.rs; docs/fuzzing.md)"]
 fn lenient_writes_nothing_of_a_bad_statement_over_several_lines() {
     differential::lenient_drops_only_the_bad_statement(
         "<http://a> !! <http://b> <http://c> ,\n[ <http://d> \"\" ] .\n<http://e> <http://f> <http://g> .\n",

@@ -100,3 +100,19 @@ fn statements_after_a_bad_one_on_its_line_are_kept() {
         assert_eq!(rejected, "ex:f ex:p <bad iri> . \nex:k ex:p <b d> .\n");
     }
 }
+
+#[test]
+fn nothing_of_a_bad_statement_going_on_past_its_error_line_is_written() {
+    for threads in [1, 2] {
+        let (out, rejected) = lenient(
+            "<http://a> !! <http://b> <http://c> ,\n[ <http://d> \"\" ] .\n\
+             <http://e> <http://f> <http://g> .\n",
+            threads,
+        );
+        assert_eq!(out, "<http://e> <http://f> <http://g> .\n", "{threads}");
+        assert_eq!(
+            rejected,
+            "<http://a> !! <http://b> <http://c> ,\n[ <http://d> \"\" ] .\n"
+        );
+    }
+}

@@ -818,8 +818,8 @@ impl StatementEnds {
             }
             if !was_after_dot && self.scanner.state == State::AfterDot && self.scanner.depth == 0 {
                 // The `.` and the byte after it (read to tell the `.` from a name's or a
-                // number's).
-                ends.push(self.scanner.at + 1 - offset);
+                // number's); at the line's start if that byte ended the line before.
+                ends.push((self.scanner.at + 1).saturating_sub(offset));
             }
         }
         if let Some(&last) = ends.last() {

@@ -684,6 +684,9 @@ fn read_lines_with(
     // Where the statement being read starts, when it starts within a line: the line's number
     // and the offset in it.
     let mut statement_start: Option<(u64, usize)> = None;
+    // A syntax error in a Turtle statement that goes on past its line: the statement's lines
+    // are passed over, up to its end as the light scan finds it, and reported then, whole.
+    let mut passing_over: Option<SyntaxError> = None;
     let mut input_ended = false;
     loop {
         let (ended, from_input) = match replay.pop_front() {
@@ -754,13 +757,25 @@ fn read_lines_with(
             }
             pending.push(&line, line_no, graphs.open_block());
         }
-        let segments = segments(line.len(), cuts.as_deref());
         let mut failed = None;
+        let resumed = passing_over.is_some();
+        if let Some(error) = passing_over.take() {
+            match cuts.as_deref() {
+                Some([]) if !ended => {
+                    // Still in the bad statement.
+                    passing_over = Some(error);
+                    continue;
+                }
+                Some([end, ..]) => failed = Some((error, line_no, *end, true)),
+                _ => failed = Some((error, line_no, line.len(), false)),
+            }
+        }
+        let segments = segments(line.len(), cuts.as_deref()).filter(|_| !resumed);
         let waits = !ended
             && groups
                 .as_ref()
                 .is_some_and(|g| g.stays_in_long_string(&line));
-        let mut asked = !waits;
+        let mut asked = !waits && !resumed;
         for (segment, ends_statement) in segments {
             if ended {
                 parser.end();
@@ -802,6 +817,10 @@ fn read_lines_with(
             repeated_work(1);
         }
         if let Some((error, error_line, end, ends_statement)) = failed {
+            if !resumed && !ends_statement && !ended && error_line == line_no && cuts.is_some() {
+                passing_over = Some(error);
+                continue;
+            }
             let declarations = || (parser.prefixes(), parser.base_iri());
             let bad = ends_statement && error_line == line_no;
             let rejected = pending.bad_statement(error_line, statement_start, bad.then_some(end));
