@@ -2,23 +2,11 @@
 //! Turtle's `EOL` and `oxttl` have it). A document gives the same statements, and its findings
 //! the same lines, whichever of the three ends its lines — on one thread and on several.
 
+mod common;
+
+use common::{Heard, same_findings as same};
 use pidcanon::Registry;
-use pidcanon::rewrite::{Location, Observer, RdfFormat, Recovery, Rewriter, SyntaxError};
-use std::cell::RefCell;
-use std::rc::Rc;
-
-/// What an observer heard, as text: the locations of rewrites and syntax errors.
-#[derive(Clone, Default)]
-struct Heard(Rc<RefCell<Vec<String>>>);
-
-impl Observer for Heard {
-    fn rewritten(&mut self, location: Location, original: &str, _: &str, _: pidcanon::Kind) {
-        self.0.borrow_mut().push(format!("{location} {original}"));
-    }
-    fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
-        self.0.borrow_mut().push(format!("{error} {recovery:?}"));
-    }
-}
+use pidcanon::rewrite::{RdfFormat, Rewriter};
 
 /// Turtle to N-Triples on `threads` threads, bad statements skipped: the output, and what was
 /// heard.
@@ -59,25 +47,6 @@ fn document() -> String {
         ));
     }
     out
-}
-
-/// The same findings: syntax errors in the same order, rewrites in the same order (on several
-/// threads, the two kinds may interleave otherwise).
-fn same(expected: &[String], heard: &[String], case: &str) {
-    for errors in [true, false] {
-        let part = |all: &[String]| -> Vec<String> {
-            let all = all.iter().filter(|h| h.contains("syntax error") == errors);
-            all.cloned().collect()
-        };
-        let (expected, heard) = (part(expected), part(heard));
-        if let Some(at) = expected.iter().zip(&heard).position(|(a, b)| a != b) {
-            panic!(
-                "{case}: finding {at} differs: {:?} != {:?}",
-                expected[at], heard[at]
-            );
-        }
-        assert_eq!(expected.len(), heard.len(), "{case}");
-    }
 }
 
 /// An N-Triples output's escaped line breaks, all as `\n`: a literal keeps the line breaks

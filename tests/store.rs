@@ -342,28 +342,35 @@ fn fake(reply: fn() -> Reply) -> (Proxy, Arc<Mutex<Vec<Option<String>>>>) {
     (proxy, seen)
 }
 
-#[test]
-fn a_401_stops_at_once_naming_the_endpoint_and_credentials_come_from_the_environment() {
-    let unauthorized = || {
-        let mut reply = Reply::new(401, "text/plain", "Unauthorized");
-        reply.headers.push((
-            "WWW-Authenticate".to_owned(),
-            "Basic realm=\"sparql\"".to_owned(),
-        ));
-        reply
-    };
-    let (proxy, seen) = fake(unauthorized);
-    let url = proxy.url("/sparql");
-    let output = pidcanon(
+/// A 401 with the challenge `challenge`.
+fn unauthorized(challenge: &str) -> Reply {
+    let mut reply = Reply::new(401, "text/plain", "Unauthorized");
+    reply
+        .headers
+        .push(("WWW-Authenticate".to_owned(), challenge.to_owned()));
+    reply
+}
+
+/// `pidcanon store --endpoint URL` with the credentials `secret` from the environment.
+fn store_with_secret(url: &str, secret: &str) -> std::process::Output {
+    pidcanon(
         &[
             "store",
             "--endpoint",
-            &url,
+            url,
             "--credentials-env",
             "PIDCANON_TEST_SECRET",
         ],
-        &[("PIDCANON_TEST_SECRET", "user:pw\n")],
-    );
+        &[("PIDCANON_TEST_SECRET", secret)],
+    )
+}
+
+#[test]
+fn a_401_stops_at_once_naming_the_endpoint_and_credentials_come_from_the_environment() {
+    let unauthorized = || unauthorized("Basic realm=\"sparql\"");
+    let (proxy, seen) = fake(unauthorized);
+    let url = proxy.url("/sparql");
+    let output = store_with_secret(&url, "user:pw\n");
     assert_store_error(&output, &format!("{url}: HTTP 401: Unauthorized"));
     let seen = seen.lock().expect("the log").clone();
     assert_eq!(seen, vec![Some("Basic dXNlcjpwdw==".to_owned())]);
@@ -764,26 +771,10 @@ fn updates_sent_to_a_query_endpoint_say_so() {
 
 #[test]
 fn a_401_asking_for_digest_suggests_auth_digest() {
-    let digest = || {
-        let mut reply = Reply::new(401, "text/plain", "Unauthorized");
-        reply.headers.push((
-            "WWW-Authenticate".to_owned(),
-            "Digest realm=\"SPARQL\", nonce=\"abc\", qop=\"auth\"".to_owned(),
-        ));
-        reply
-    };
+    let digest = || unauthorized("Digest realm=\"SPARQL\", nonce=\"abc\", qop=\"auth\"");
     let (proxy, seen) = fake(digest);
     let url = proxy.url("/sparql-auth");
-    let output = pidcanon(
-        &[
-            "store",
-            "--endpoint",
-            &url,
-            "--credentials-env",
-            "PIDCANON_TEST_SECRET",
-        ],
-        &[("PIDCANON_TEST_SECRET", "dba:dba")],
-    );
+    let output = store_with_secret(&url, "dba:dba");
     assert_store_error(
         &output,
         &format!(

@@ -3,11 +3,12 @@
 //! declarations along the way, strings that look like statements, and syntax errors); and one
 //! session over several inputs writes one document.
 
+mod common;
+
+use common::{Heard, same_findings};
 use oxrdfio::{RdfFormat, RdfParser};
 use pidcanon::Registry;
-use pidcanon::rewrite::{Location, Observer, Recovery, Rewriter, SyntaxError};
-use std::cell::RefCell;
-use std::rc::Rc;
+use pidcanon::rewrite::Rewriter;
 
 fn rewrite(input: &[u8], from: RdfFormat, to: RdfFormat, threads: usize) -> (Vec<u8>, u64) {
     let rewriter = Rewriter::new(Registry::default())
@@ -145,19 +146,6 @@ fn big_turtle(broken: &[usize]) -> String {
     out
 }
 
-/// What an observer heard, as text: the locations of rewrites and syntax errors.
-#[derive(Clone, Default)]
-struct Heard(Rc<RefCell<Vec<String>>>);
-
-impl Observer for Heard {
-    fn rewritten(&mut self, location: Location, original: &str, _: &str, _: pidcanon::Kind) {
-        self.0.borrow_mut().push(format!("{location} {original}"));
-    }
-    fn syntax_error(&mut self, error: &SyntaxError, recovery: Recovery) {
-        self.0.borrow_mut().push(format!("{error} {recovery:?}"));
-    }
-}
-
 /// Turtle to N-Triples on `threads` threads: the output, and what was heard.
 fn rewrite_turtle(input: &str, threads: usize) -> (Vec<u8>, Vec<String>) {
     rewrite_turtle_to(input, threads, RdfFormat::NTriples, false)
@@ -241,23 +229,9 @@ fn turtle_with_syntax_errors_is_recovered_from_the_same_on_two_threads() {
     same(&heard_one, &heard_two);
 }
 
-/// Asserts that two threads' findings are the same, showing the first that differs: the
-/// rewrites in order, the syntax errors in order (syntax errors are told as they are read,
-/// rewrites as batches are mapped: with a second thread mapping, how the two interleave depends
-/// on timing).
+/// The same findings on one thread and on several.
 fn same(one: &[String], many: &[String]) {
-    let part = |all: &[String], errors: bool| -> Vec<String> {
-        let all = all.iter().filter(|h| h.contains("syntax error") == errors);
-        all.cloned().collect()
-    };
-    for errors in [true, false] {
-        let (one, many) = (part(one, errors), part(many, errors));
-        let first = one.iter().zip(&many).position(|(a, b)| a != b);
-        if let Some(at) = first {
-            panic!("finding {at} differs: {:?} != {:?}", one[at], many[at]);
-        }
-        assert_eq!(one.len(), many.len());
-    }
+    same_findings(one, many, "several threads");
 }
 
 /// Turtle whose rewritten IRIs are prefixed names with an escape, each subject written by two

@@ -379,25 +379,17 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
         for attribute in start.attributes().flatten() {
             let key = attribute.key.as_ref();
             if key == b"xml:lang" || key == b"xml:base" {
-                let value = attribute.unescape_value().map_or_else(
-                    |_| String::from_utf8_lossy(&attribute.value).into_owned(),
-                    Cow::into_owned,
-                );
+                let value = attribute_value(&attribute);
                 if key == b"xml:lang" {
                     language = (!value.is_empty()).then(|| Rc::from(value.as_str()));
                     continue;
                 }
-                if Iri::parse(value.as_str()).is_ok() {
-                    base = Some(Rc::from(value.as_str()));
-                } else if let Some(resolved) = in_scope_base
-                    .as_deref()
-                    .and_then(|b| Iri::parse(b).ok())
-                    .and_then(|b| b.resolve(&value).ok())
-                {
-                    base = Some(Rc::from(resolved.as_str()));
-                    values.push(("xml:base".to_owned(), resolved.into_inner()));
-                } else {
-                    unresolved_base = Some(value);
+                match read_base(value, in_scope_base.as_deref()) {
+                    Ok((set, resolved)) => {
+                        base = Some(set);
+                        values.extend(resolved.map(|r| ("xml:base".to_owned(), r)));
+                    }
+                    Err(value) => unresolved_base = Some(value),
                 }
                 continue;
             }
@@ -460,21 +452,12 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             })
             .flatten()
         {
-            let value = legacy_base.unescape_value().map_or_else(
-                |_| String::from_utf8_lossy(&legacy_base.value).into_owned(),
-                Cow::into_owned,
-            );
-            if Iri::parse(value.as_str()).is_ok() {
-                base = Some(Rc::from(value.as_str()));
-            } else if let Some(resolved) = in_scope_base
-                .as_deref()
-                .and_then(|b| Iri::parse(b).ok())
-                .and_then(|b| b.resolve(&value).ok())
-            {
-                base = Some(Rc::from(resolved.as_str()));
-                values.push(("base".to_owned(), resolved.into_inner()));
-            } else {
-                unresolved_base = Some(value);
+            match read_base(attribute_value(&legacy_base), in_scope_base.as_deref()) {
+                Ok((set, resolved)) => {
+                    base = Some(set);
+                    values.extend(resolved.map(|r| ("base".to_owned(), r)));
+                }
+                Err(value) => unresolved_base = Some(value),
             }
         }
         let declare = rdf_prefix.is_none() && changes.iter().any(|(_, to)| to != "xml:base");
@@ -620,6 +603,29 @@ impl<R: BufRead, W: FnMut(Location, String)> BufRead for LegacyRdfXml<R, W> {
 
     fn consume(&mut self, amount: usize) {
         self.out_pos = (self.out_pos + amount).min(self.out.len());
+    }
+}
+
+/// An attribute's value, unescaped (as written where it does not unescape).
+fn attribute_value(attribute: &Attribute<'_>) -> String {
+    attribute.unescape_value().map_or_else(
+        |_| String::from_utf8_lossy(&attribute.value).into_owned(),
+        Cow::into_owned,
+    )
+}
+
+/// An `xml:base` value read against the base in scope: the base it sets, and the absolute IRI
+/// to write in its place when it was relative; or the value, when it cannot be resolved.
+fn read_base(value: String, in_scope: Option<&str>) -> Result<(Rc<str>, Option<String>), String> {
+    if Iri::parse(value.as_str()).is_ok() {
+        return Ok((Rc::from(value.as_str()), None));
+    }
+    match in_scope
+        .and_then(|b| Iri::parse(b).ok())
+        .and_then(|b| b.resolve(&value).ok())
+    {
+        Some(resolved) => Ok((Rc::from(resolved.as_str()), Some(resolved.into_inner()))),
+        None => Err(value),
     }
 }
 

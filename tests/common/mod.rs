@@ -1,4 +1,5 @@
-//! Shared by the table-driven tests: the vector files and their options.
+//! Shared by the tests: the vector files and their options, running the binary, temporary
+//! directories, and an observer that records what a rewrite tells.
 
 #![allow(dead_code)]
 
@@ -166,5 +167,48 @@ impl Dir {
 impl Drop for Dir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What an observer heard, as text: the locations of rewrites and syntax errors.
+#[derive(Clone, Default)]
+pub struct Heard(pub std::rc::Rc<std::cell::RefCell<Vec<String>>>);
+
+impl pidcanon::rewrite::Observer for Heard {
+    fn rewritten(
+        &mut self,
+        location: pidcanon::rewrite::Location,
+        original: &str,
+        _: &str,
+        _: pidcanon::Kind,
+    ) {
+        self.0.borrow_mut().push(format!("{location} {original}"));
+    }
+    fn syntax_error(
+        &mut self,
+        error: &pidcanon::rewrite::SyntaxError,
+        recovery: pidcanon::rewrite::Recovery,
+    ) {
+        self.0.borrow_mut().push(format!("{error} {recovery:?}"));
+    }
+}
+
+/// Asserts that two runs' findings are the same, showing the first that differs: the rewrites
+/// in order, the syntax errors in order (syntax errors are told as they are read, rewrites as
+/// batches are mapped: with a second thread mapping, how the two interleave depends on timing).
+pub fn same_findings(expected: &[String], heard: &[String], case: &str) {
+    for errors in [true, false] {
+        let part = |all: &[String]| -> Vec<String> {
+            let all = all.iter().filter(|h| h.contains("syntax error") == errors);
+            all.cloned().collect()
+        };
+        let (expected, heard) = (part(expected), part(heard));
+        if let Some(at) = expected.iter().zip(&heard).position(|(a, b)| a != b) {
+            panic!(
+                "{case}: finding {at} differs: {:?} != {:?}",
+                expected[at], heard[at]
+            );
+        }
+        assert_eq!(expected.len(), heard.len(), "{case}");
     }
 }
