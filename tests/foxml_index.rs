@@ -319,7 +319,6 @@ fn the_pid_index_finds_a_pid_seen_before() {
 
 #[cfg(unix)]
 #[test]
-#[ignore = "needs src/cli/foxml.rs to report duplicates (PidIndex)"]
 fn duplicate_pids_in_a_store_are_reported() {
     let store = tempfile::tempdir().expect("temp dir");
     let foxml = object(&borrowed(&properties()), "");

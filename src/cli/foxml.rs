@@ -6,7 +6,8 @@ use super::files::{Input, with_name};
 use indicatif::{ProgressBar, ProgressStyle};
 use oxrdf::{GraphName, NamedNode};
 use pidcanon::foxml::{
-    FoxmlError, FoxmlObject, FoxmlOptions, ObjectStore, looks_like_foxml, read_objects,
+    FoxmlError, FoxmlObject, FoxmlOptions, NotFollowed, ObjectStore, PidIndex, looks_like_foxml,
+    read_objects,
 };
 use pidcanon::rewrite::{Location, RewriteError, Session};
 use std::fs::File;
@@ -64,6 +65,9 @@ struct Converted {
     nquads: Vec<u8>,
     origins: Vec<Location>,
     warnings: Vec<(Location, String)>,
+    /// The object's PID, and where it is written.
+    pid: String,
+    pid_at: Location,
 }
 
 /// Why a FOXML input was not read.
@@ -160,6 +164,8 @@ fn convert(
         nquads,
         origins,
         warnings,
+        pid: object.pid.clone(),
+        pid_at: object.pid_at,
     })
 }
 
@@ -190,6 +196,10 @@ pub(crate) fn feed<W: Write>(
         let bar = progress_bar(root, run.quiet);
         let files = ObjectStore::new(root);
         let mut objects = 0u64;
+        // The number of the first file of each PID, to name it when another file has the same
+        // PID (found again by walking the store: duplicates are rare).
+        let mut pids = PidIndex::default();
+        let mut files_walked = 0u64;
         read_objects(
             files,
             run.threads,
@@ -201,7 +211,30 @@ pub(crate) fn feed<W: Write>(
                 match converted {
                     Ok(converted) => {
                         on_object(&name);
+                        files_walked += 1;
+                        if let Ok(object) = &converted
+                            && let Some(first) = pids.insert(&object.pid, files_walked - 1)
+                            && !run.quiet
+                        {
+                            let first = ObjectStore::new(root)
+                                .filter_map(Result::ok)
+                                .nth(usize::try_from(first).unwrap_or(usize::MAX))
+                                .map_or_else(String::new, |p| p.display().to_string());
+                            eprintln!(
+                                "pidcanon: {name}:{}: warning: PID {} is the PID of {first} too: \
+                                 the store holds two objects with one PID",
+                                object.pid_at, object.pid
+                            );
+                        }
                         take(session, &name, converted, run, on_skip)
+                    }
+                    // A link or a special file, not followed (as `find` without -L): said, and
+                    // the walk goes on.
+                    Err(e) if e.get_ref().is_some_and(|inner| inner.is::<NotFollowed>()) => {
+                        if !run.quiet {
+                            eprintln!("pidcanon: warning: {e}");
+                        }
+                        Ok(())
                     }
                     // A path that could not be walked: the error names it, within the input.
                     Err(e) => {
