@@ -446,6 +446,13 @@ class ShippedParts:
         return parts
 
 
+def file_url(path):
+    """A Spark path as an IRI: Hadoop's `file:/a/b` as `file:///a/b`, any other as it is."""
+    if path.startswith("file:/") and not path.startswith("file:///"):
+        return "file:///" + path[len("file:/") :].lstrip("/")
+    return path
+
+
 def process_directory(files):
     """A fresh directory for one pidcanon process's side files, holding `files` ({name: a
     broadcast text, or ShippedParts already on the executor})."""
@@ -630,6 +637,11 @@ def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports):
         del data
         key = "file " + path
         command = process_command(binary, workdir, args, side_files, files) + [local]
+        if "--base" not in args:
+            # The file's own URL, not the copy's: relative IRIs resolve against where the file
+            # is, and its made-up blank nodes are its own (their labels derive from the
+            # document's base) and the same on every run.
+            command += ["--base", file_url(path)]
         stderr, received = yield from process_output(command, workdir, key, tag, rename=(local, path), links_at_end=links_at_end)
         report = stderr[2]
         if report is None or received != report["statements_written"]:
