@@ -228,12 +228,12 @@ pub(crate) fn feed<W: Write>(
                         }
                         take(session, &name, converted, run, on_skip)
                     }
-                    // A link or a special file, not followed (as `find` without -L): said, and
+                    // A link or a special file, not followed (as `find` without -L): named as
+                    // a file skipped (and listed by `check`), with or without `--lenient`, and
                     // the walk goes on.
                     Err(e) if e.get_ref().is_some_and(|inner| inner.is::<NotFollowed>()) => {
-                        if !run.quiet {
-                            eprintln!("pidcanon: warning: {e}");
-                        }
+                        on_object(&input.name);
+                        on_skip("", &Unreadable::io(&e));
                         Ok(())
                     }
                     // A path that could not be walked: the error names it, within the input.
