@@ -26,13 +26,8 @@ fn collapse(input: &str, format: RdfFormat, threads: usize) -> (String, String) 
     (output, map)
 }
 
-/// [`collapse`], with identifier literals rewritten by `literals` too; also the report.
-fn collapse_with(
-    input: &str,
-    format: RdfFormat,
-    threads: usize,
-    literals: Option<LiteralRewriter>,
-) -> (String, String, Report) {
+/// The `owl:sameAs` classes of `input`, as `--collapse`'s first pass gathers them.
+fn classes_of(input: &str, format: RdfFormat) -> pidcanon::equivalence::Equivalences {
     let registry = Registry::default();
     let mut collector = Collector::new(
         &registry,
@@ -42,7 +37,17 @@ fn collapse_with(
     collector
         .read_graph(input.as_bytes(), format, None, 0)
         .expect("the first pass reads the input");
-    let equivalences = collector.finish(1000, false);
+    collector.finish(1000, false)
+}
+
+/// [`collapse`], with identifier literals rewritten by `literals` too; also the report.
+fn collapse_with(
+    input: &str,
+    format: RdfFormat,
+    threads: usize,
+    literals: Option<LiteralRewriter>,
+) -> (String, String, Report) {
+    let equivalences = classes_of(input, format);
     let mut rewriter = Rewriter::new(Registry::default())
         .with_input_format(format)
         .with_output_format(match format {
@@ -789,16 +794,7 @@ fn links_are_the_same_on_any_number_of_threads_and_formats() {
     assert!(turtle_one == one, "Turtle input differs");
     assert!(turtle_two == one, "Turtle input on two threads differs");
     // Every member but the representative once: as many links as members less classes.
-    let registry = Registry::default();
-    let mut collector = Collector::new(
-        &registry,
-        EquivalencesBuilder::new(RepresentativeOrder::default()),
-        vec![SAME_AS.into()],
-    );
-    collector
-        .read_graph(input.as_bytes(), RdfFormat::NTriples, None, 0)
-        .expect("reads");
-    let classes = collector.finish(1000, false);
+    let classes = classes_of(&input, RdfFormat::NTriples);
     let links: Vec<&str> = one.lines().filter(|l| l.contains(SAME_AS)).collect();
     assert_eq!(links.len(), classes.members() - classes.classes());
     let distinct: BTreeSet<&str> = links.iter().copied().collect();
