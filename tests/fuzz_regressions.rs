@@ -103,3 +103,13 @@ fn two_threads_tell_the_rewrites_before_a_syntax_error_that_stops() {
         1,
     );
 }
+
+/// A statement's `.` found only once the next lines came (the scan waits for six bytes after a
+/// statement's start to tell a keyword) was told at a place past what had been scanned: an
+/// overflow (CI's fuzz run, turtle_fast_vs_oxttl_structured).
+#[test]
+fn a_statement_end_found_lines_after_its_dot() {
+    differential::turtle_fast_vs_oxttl(
+        b"PREFIX ex: <http://example.org/>\r<info:fedora/demo%3a1> <info:fedora/demo:1> \"\n\"\r  .\r(\r\"\n\" \"\n\" ) undeclared:a \"\n\" . # end\r",
+    );
+}

@@ -823,7 +823,10 @@ impl StatementEnds {
             }
         }
         if let Some(&last) = ends.last() {
-            let end = offset + last;
+            // A `.` in an earlier line, found once this one came (the scan waited for more
+            // text after it): the end is told at this line's start, and the text is dropped
+            // only as far as it was scanned.
+            let end = (offset + last).min(self.scanner.at);
             self.text.drain(..end);
             self.scanner.cut_at(end);
         }
