@@ -570,22 +570,26 @@ def split_links(path, tag, links):
 # Line formats: one process per partition
 
 
-def rewrite_lines(lines_rdd, args, binary, side_files, files, reports, key_prefix):
-    """Each partition of `lines_rdd` (bytes) through one pidcanon process as one stream."""
+def rewrite_lines(lines_rdd, args, binary, side_files, files, reports, key_prefix, documents=None):
+    """Each partition of `lines_rdd` (bytes) through one pidcanon process as one stream;
+    `documents`, by partition, its file's path and number among the job's inputs."""
 
     def rewrite_partition(index, lines):
-        return rewrite_fed(key_prefix + str(index), partial(joined_lines, lines), None, args, binary, side_files, files, reports)
+        numbered = args + (document_args(*documents[index], args) if documents else [])
+        return rewrite_fed(key_prefix + str(index), partial(joined_lines, lines), None, numbered, binary, side_files, files, reports)
 
     return lines_rdd.mapPartitionsWithIndex(rewrite_partition)
 
 
-def rewrite_line_files(sc, paths, args, binary, side_files, files, reports):
+def rewrite_line_files(sc, paths, args, binary, side_files, files, reports, numbers):
     """Each N-Triples/N-Quads file whole through one process, fed from its bytes: no line is
-    handled in Python on its own (`--split files`)."""
+    handled in Python on its own (`--split files`). `numbers`: each path's number among the
+    job's inputs."""
 
     def rewrite_file(record):
         path, data = record
-        return rewrite_fed("file " + path, partial(file_chunks, path, data), ("<stdin>", path), args, binary, side_files, files, reports)
+        numbered = args + document_args(path, numbers[path], args)
+        return rewrite_fed("file " + path, partial(file_chunks, path, data), ("<stdin>", path), numbered, binary, side_files, files, reports)
 
     return sc.binaryFiles(",".join(paths), minPartitions=len(paths)).flatMap(rewrite_file)
 
@@ -622,8 +626,24 @@ def check_lines(key, report, sent, received):
 # Whole files (Turtle, TriG, RDF/XML): one process per file
 
 
-def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports):
-    """Each file goes whole through one pidcanon process, which names it in its messages."""
+def document_args(path, number, args):
+    """The arguments that make a process's input the document it is among the job's inputs, as
+    one `pidcanon rewrite` of all the inputs would read it: its number (the blank node labels
+    written in the job's first input are kept, those of every other are made its own) and, unless
+    --base is given, its own URL as its base (relative IRIs resolve against where the file is,
+    and its blank node labels derive from it)."""
+    base = [] if "--base" in args else ["--base", file_url(path)]
+    return ["--first-input", str(number)] + base
+
+
+def input_numbers(paths):
+    """Each input path's number among the job's inputs, from 1, in the order they were listed."""
+    return {path: n for n, path in enumerate(paths, start=1)}
+
+
+def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports, numbers=None):
+    """Each file goes whole through one pidcanon process, which names it in its messages;
+    `numbers`, if given, each path's number among the job's inputs."""
     links_at_end = "--collapse" in args
     tag = tagged(side_files, links_at_end)
 
@@ -636,12 +656,9 @@ def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports):
                 f.write(chunk)
         del data
         key = "file " + path
-        command = process_command(binary, workdir, args, side_files, files) + [local]
-        if "--base" not in args:
-            # The file's own URL, not the copy's: relative IRIs resolve against where the file
-            # is, and its made-up blank nodes are its own (their labels derive from the
-            # document's base) and the same on every run.
-            command += ["--base", file_url(path)]
+        # The file's own URL, not the copy's.
+        document = document_args(path, numbers[path], args) if numbers else ([] if "--base" in args else ["--base", file_url(path)])
+        command = process_command(binary, workdir, args + document, side_files, files) + [local]
         stderr, received = yield from process_output(command, workdir, key, tag, rename=(local, path), links_at_end=links_at_end)
         report = stderr[2]
         if report is None or received != report["statements_written"]:
@@ -1220,6 +1237,7 @@ def rewrite_job(spark, options, table_dir):
         # Imported rather than run by spark-submit: ship this module's code with the tasks.
         cloudpickle.register_pickle_by_value(sys.modules[__name__])
     paths = list_inputs(sc, options.inputs)
+    numbers = input_numbers(paths)
     check_outputs(sc, [d for d in (options.output, options.map, options.links) if d])
     threads = sc.getConf().get("spark.task.cpus", "1")  # the cores Spark gives each task
     to = options.to or default_output_format(paths, options.input_format)
@@ -1250,15 +1268,16 @@ def rewrite_job(spark, options, table_dir):
     whole_line_files = split_files(sc, options, by_format)
     for fmt, fmt_paths in sorted(by_format.items()):
         if whole_line_files:
-            parts.append(rewrite_line_files(sc, fmt_paths, ["-i", fmt] + args, options.binary, side_files, files, reports))
+            parts.append(rewrite_line_files(sc, fmt_paths, ["-i", fmt] + args, options.binary, side_files, files, reports, numbers))
             sources += [None] * parts[-1].getNumPartitions()
             continue
         lines = sc.textFile(",".join(fmt_paths), options.min_partitions, use_unicode=False)
         groups[fmt] = (lines, Splits.of(lines))
-        parts.append(rewrite_lines(lines, ["-i", fmt] + args, options.binary, side_files, files, reports, fmt + " "))
+        documents = [(path, numbers[path]) for path, _ in groups[fmt][1]]
+        parts.append(rewrite_lines(lines, ["-i", fmt] + args, options.binary, side_files, files, reports, fmt + " ", documents))
         sources += [path for path, _ in groups[fmt][1]]
     if whole:
-        parts.append(rewrite_whole_files(sc, whole, whole_args, options.binary, side_files, files, reports))
+        parts.append(rewrite_whole_files(sc, whole, whole_args, options.binary, side_files, files, reports, numbers))
         sources += [None] * parts[-1].getNumPartitions()
     splits = Splits(groups)
     rewritten = parts[0] if len(parts) == 1 else sc.union(parts)

@@ -82,6 +82,13 @@ def reference(*args, stdin=None):
     return done.stdout.decode().splitlines(), report
 
 
+def part_files(parts_dir):
+    """The files of a directory of corpus parts, in name order (the order Spark lists them):
+    the inputs of a single-machine run that reads them as the job does, each its own document
+    (the blank node labels of the second and third are their own)."""
+    return sorted(glob.glob(os.path.join(parts_dir, "*")))
+
+
 def concatenation(parts_dir):
     """The corpus parts' decompressed bytes, in name order (the order Spark lists them)."""
     data = b""

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import pidcanon_spark
-from conftest import BINARY, REPO, assert_collapse_is_the_single_machine_one, equivalence_sides, job, reference
+from conftest import BINARY, REPO, assert_collapse_is_the_single_machine_one, equivalence_sides, job, part_files, reference
 from pidcanon_spark import LINKED, statement_key
 
 SAMEAS_CORPUS = os.path.join(REPO, "benches", "sameas_corpus.py")
@@ -38,8 +38,8 @@ def test_collapse_across_partitions_is_the_single_machine_collapse(spark, sameas
     # those of all six partitions, each once, in the binary's order.
     data, parts = sameas
     lines, summary = job(spark, tmp_path, parts, "--min-partitions", "6", "--collapse", "--drop-reflexive", "--classes", classes)
-    body, links, report = assert_collapse_is_the_single_machine_one(lines, summary, "-i", "nt", "--collapse", "--drop-reflexive", "-", stdin=data)
-    plain, _ = reference("-i", "nt", "-", stdin=data)
+    body, links, report = assert_collapse_is_the_single_machine_one(lines, summary, "-i", "nt", "--collapse", "--drop-reflexive", *part_files(parts))
+    plain, _ = reference("-i", "nt", *part_files(parts))
     assert body + links != plain  # classes span the parts: collapsing changed more than spellings
     assert report[LINKED] > 0 and len(links) > 0
     # Every class member an equivalence statement named is still there, linked from its
@@ -56,7 +56,8 @@ def test_collapse_reaches_turtle_files_and_their_equivalences_join_the_classes(s
     shutil.copytree(parts, inputs)
     os.rename(inputs / "c.nt", inputs / "c.ttl")
     lines, _ = job(spark, tmp_path, inputs, "--min-partitions", "4", "--collapse", "--to", "nt")
-    expected, _ = reference("-i", "nt", "--collapse", "-", stdin=data)
+    # (One run reads inputs of one format: the Turtle file, N-Triples text, read as such.)
+    expected, _ = reference("-i", "nt", "--collapse", "--to", "nt", *part_files(inputs))
     # As statements: the Turtle file's lines are its rewrite's; the links of all its parts, once.
     assert sorted(map(statement_key, lines)) == sorted(map(statement_key, expected))
 

@@ -1,12 +1,12 @@
 """N-Triples/N-Quads through RDD.pipe, compared with a single-machine `pidcanon rewrite`."""
 
-from conftest import concatenation, copy_example, job, read_parts, reference
+from conftest import copy_example, job, part_files, read_parts, reference
 
 
 def test_without_dedup_output_is_the_single_machine_output_line_for_line(spark, corpus, tmp_path):
     _, parts = corpus
     lines, summary = job(spark, tmp_path, parts, "--min-partitions", "5")
-    expected, report = reference("-i", "nt", "-", stdin=concatenation(parts))
+    expected, report = reference("-i", "nt", *part_files(parts))
     assert len(lines) == len(expected) == 20000
     # Part files in order follow the input files in order: equal even before sorting.
     assert lines == expected
@@ -18,9 +18,9 @@ def test_without_dedup_output_is_the_single_machine_output_line_for_line(spark, 
 
 
 def test_dedup_output_as_a_set_equals_single_machine_dedup(spark, corpus, tmp_path):
-    whole, parts = corpus
+    _, parts = corpus
     lines, summary = job(spark, tmp_path, parts, "--min-partitions", "5", "--dedup")
-    expected, report = reference("--dedup", whole)
+    expected, report = reference("--dedup", *part_files(parts))
     assert len(lines) == len(set(lines)) == len(expected)
     # The corpus spells some literals two ways (escaped and not); pidcanon keeps the first
     # line, the job the plain one, so compare statements.
@@ -33,10 +33,10 @@ def test_dedup_output_as_a_set_equals_single_machine_dedup(spark, corpus, tmp_pa
 
 
 def test_map_and_links_are_deduplicated_across_partitions(spark, corpus, tmp_path):
-    whole, parts = corpus
+    _, parts = corpus
     lines, _ = job(spark, tmp_path, parts, "--min-partitions", "6", "--map", tmp_path / "map", "--links", tmp_path / "links")
     ref_map, ref_links = tmp_path / "ref.tsv", tmp_path / "ref-links.nt"
-    expected, _ = reference("--map", ref_map, "--links", ref_links, whole)
+    expected, _ = reference("--map", ref_map, "--links", ref_links, *part_files(parts))
     assert lines == expected
     spark_map = read_parts(tmp_path / "map")
     assert len(spark_map) == len(set(spark_map)) > 100
@@ -70,7 +70,7 @@ def test_whole_files_give_the_same_output_and_counts(spark, corpus, tmp_path):
     # --split files: each file (plain, .gz, .bz2) fed whole to one process.
     _, parts = corpus
     lines, summary = job(spark, tmp_path, parts, "--split", "files", "--map", tmp_path / "map")
-    expected, report = reference("-i", "nt", "-", stdin=concatenation(parts))
+    expected, report = reference("-i", "nt", *part_files(parts))
     assert lines == expected
     totals = summary.as_json()
     for key in ("statements_read", "statements_written", "invalid_identifiers", "rewritten"):

@@ -79,6 +79,11 @@ pub(crate) struct RewriteArgs {
     /// Drop statements that become exact duplicates of earlier ones.
     #[arg(long)]
     pub(crate) dedup: bool,
+    /// The number of the first input in a larger run whose outputs are concatenated (a loop
+    /// over files): blank node labels written in input 1 are kept, those of every later input
+    /// are made its own, so that `_:b1` of two inputs stays two nodes [default: 1].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) first_input: Option<u64>,
     /// Write `<original> owl:sameAs <canonical> .` once per rewritten IRI to FILE.
     #[arg(long, value_name = "FILE")]
     pub(crate) links: Option<PathBuf>,

@@ -92,6 +92,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     let started = Instant::now();
     let session = writers
         .session(&rewriter)
+        .numbering_inputs_from(args.first_input.unwrap_or(1))
         .with_observer(Shared(Rc::clone(&diagnostics)));
     let mut skipped = Skipped::default();
     let mut on_skip = |name: &str, unreadable: &Unreadable| {

@@ -36,6 +36,7 @@
 //! [`drop_duplicates`](Rewriter::drop_duplicates) (16 bytes of fingerprint per distinct
 //! statement, plus the set's overhead) and for links and maps (each distinct rewritten IRI once).
 
+mod blank_nodes;
 mod builder;
 mod cache;
 mod error;

@@ -2,6 +2,7 @@
 //! that decides what each finding does: a rewrite is told and recorded, an invalid identifier
 //! fails the rewrite or is reported, a syntax error fails it or is recovered from.
 
+use super::blank_nodes::DocumentScope;
 use super::events::{Event, Found, Needs};
 use super::fingerprint::Fingerprint;
 use super::{Location, Observer, Recovery, Report, RewriteError, Rewriter, SyntaxError, graph};
@@ -39,7 +40,8 @@ pub struct Session<'s, W: Write> {
     /// Warnings already given (each is given once).
     warned: HashSet<String>,
     pub(crate) report: Report,
-    /// The inputs started so far (a byte-order mark is kept only in the first).
+    /// The number of the input being rewritten, from 1 (0 before the first; a byte-order mark
+    /// is kept only in input 1).
     pub(crate) inputs: u64,
     /// Where each line of the input being rewritten came from, for generated input
     /// ([`Self::rewrite_generated`]).
@@ -120,6 +122,22 @@ impl<'s, W: Write> Session<'s, W> {
     #[must_use]
     pub fn with_rejects(mut self, rejects: impl Write + 's) -> Self {
         self.rejects = Some(Box::new(BufWriter::new(rejects)));
+        self
+    }
+
+    /// Numbers the inputs from `first` instead of 1, for a run whose output is concatenated
+    /// after that of others (a shell loop over files, a Spark job): the blank node labels
+    /// written in input 1 are kept, those of any later input are made its own, so that
+    /// `_:b1` of two inputs stays two nodes. Made-up labels derive from the number too.
+    ///
+    /// # Panics
+    ///
+    /// When an input was already rewritten, or `first` is 0.
+    #[must_use]
+    pub fn numbering_inputs_from(mut self, first: u64) -> Self {
+        assert!(first > 0, "inputs are numbered from 1");
+        assert_eq!(self.inputs, 0, "number the inputs before the first");
+        self.inputs = first - 1;
         self
     }
 
@@ -229,9 +247,11 @@ impl<'s, W: Write> Session<'s, W> {
             }
         }
         self.inputs += 1;
+        let document =
+            DocumentScope::new(self.inputs, base_iri.or(self.rewriter.base_iri.as_deref()));
         let result = match self.output {
-            Output::Lines { .. } => super::line::rewrite(self, &mut input),
-            Output::Graph(_) => graph::rewrite(self, &mut input, base_iri),
+            Output::Lines { .. } => super::line::rewrite(self, &mut input, document),
+            Output::Graph(_) => graph::rewrite(self, &mut input, base_iri, document),
         };
         self.report.bytes_read += input.count;
         result

@@ -13,6 +13,7 @@ mod worker;
 
 pub(crate) use reader::{LineParser, error_location};
 
+use super::blank_nodes::DocumentScope;
 use super::events::Found;
 use super::session::{Output, Session};
 use super::threads::spawn_worker;
@@ -23,7 +24,7 @@ use reader::{Declarations, Item, Notice, Premap, Reader, Span};
 use sink::{GraphSink, SharedBuffer};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
-use worker::{GraphBatch, GraphWorker, document_seed};
+use worker::{GraphBatch, GraphWorker};
 
 /// A session's serialized output.
 pub(crate) struct GraphOutput<W: Write> {
@@ -116,10 +117,10 @@ pub(crate) fn rewrite<W: Write>(
     session: &mut Session<'_, W>,
     input: &mut impl BufRead,
     base_iri: Option<&str>,
+    document: DocumentScope,
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
     let base_iri = base_iri.or(rewriter.base_iri.as_deref());
-    let document = document_seed(session.inputs, base_iri);
     let mut reader = Reader::new(
         rewriter.input_format,
         base_iri,

@@ -110,7 +110,10 @@ fn parse(piece: &Piece, mut worker: Option<&mut GraphWorker<'_>>, home: &mut Hom
             mark_made_up(&mut quad, span.text);
             let mapped = worker.map_statement(quad, span, &mut found);
             match (&mut batch.lines, mapped) {
-                (Some(lines), Some(quad)) => lines.write(&quad),
+                (Some(lines), Some(mut quad)) => {
+                    worker.label_written(&mut quad);
+                    lines.write(&quad);
+                }
                 (None, Some(quad)) => batch.quads.push(quad),
                 (_, None) => {}
             }

@@ -246,8 +246,8 @@ pub(crate) struct Reader<'p> {
 pub(crate) struct Premap<'p> {
     pub(crate) rewriter: &'p crate::rewrite::Rewriter,
     pub(crate) needs: crate::rewrite::events::Needs,
-    /// The document's seed ([`super::worker::document_seed`]).
-    pub(crate) input: u64,
+    /// The document's blank node scope.
+    pub(crate) input: crate::rewrite::blank_nodes::DocumentScope,
     /// The declarations IRIs are searched with, if already known: for an input after the
     /// first, none (the session took the first input's).
     pub(crate) declared: Option<Declarations>,

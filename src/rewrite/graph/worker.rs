@@ -6,6 +6,7 @@ use super::reader::{Declarations, Span};
 use crate::equivalence::Member;
 use crate::literals::LiteralEvent;
 use crate::position::{is_line_end, line_breaks, line_start};
+use crate::rewrite::blank_nodes::DocumentScope;
 use crate::rewrite::cache::{Cache, Outcome};
 use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::line::column;
@@ -190,15 +191,15 @@ pub(crate) struct GraphWorker<'r> {
 }
 
 impl<'r> GraphWorker<'r> {
-    /// The worker of the session's input number `input`.
-    pub(crate) fn new(rewriter: &'r Rewriter, needs: Needs, input: u64) -> Self {
+    /// The worker of the session's input `document`.
+    pub(crate) fn new(rewriter: &'r Rewriter, needs: Needs, document: DocumentScope) -> Self {
         Self {
             rewriter,
             needs,
             cache: Cache::with_mapping(rewriter.mapping.as_ref(), true),
             uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
             graph: String::new(),
-            labels: BlankNodeLabels::for_input(input),
+            labels: BlankNodeLabels::for_document(document),
             declared: Declarations::default(),
             finder: IriFinder::default(),
         }
@@ -240,6 +241,28 @@ impl<'r> GraphWorker<'r> {
         mark_made_up(&mut quad, span.text);
         self.labels.relabel(&mut quad);
         self.map_statement(quad, span, found)
+    }
+
+    /// Gives the blank nodes written in the input of a statement written as a line where it is
+    /// parsed ([`WrittenLines`]) their labels in the document: the made-up ones are labelled
+    /// in order when the lines are written.
+    pub(crate) fn label_written(&self, quad: &mut Quad) {
+        if self.labels.document.relabels_written() {
+            let mut label = |node: &mut BlankNode| {
+                if made_up_id(node).is_none()
+                    && let Some(own) = self.labels.document.written(node.as_str())
+                {
+                    *node = own;
+                }
+            };
+            if let NamedOrBlankNode::BlankNode(b) = &mut quad.subject {
+                label(b);
+            }
+            mark_term(&mut quad.object, &mut label);
+            if let GraphName::BlankNode(b) = &mut quad.graph_name {
+                label(b);
+            }
+        }
     }
 
     /// Whether statements may be written as lines where they are canonicalized
@@ -600,14 +623,6 @@ fn is_whole_name(text: &[u8], start: usize, end: usize) -> bool {
     before_ok && after_ok
 }
 
-/// The seed of the labels of a document's made-up blank nodes: its number in the run and its
-/// base IRI (a file's own `file://` URL, or `--base`), so that two documents of one run, or of
-/// two runs on different files, never share a made-up node, while the same input and options
-/// give the same labels.
-pub(crate) fn document_seed(input: u64, base_iri: Option<&str>) -> u64 {
-    xxhash_rust::xxh3::xxh3_64_with_seed(base_iri.unwrap_or_default().as_bytes(), input)
-}
-
 /// Marks the blank nodes of `quad` that a parser made up, read from `text` (its lines): a
 /// node whose label reads as a random 128-bit number (as `oxrdf` draws them, and as Oxigraph
 /// writes its own) and is not written in `text`. A label written in the input is kept, always.
@@ -653,8 +668,10 @@ const MADE_UP: char = '#';
 
 /// Labels for the blank nodes a parser made up (for `[]`, collections, RDF/XML nodes without
 /// `rdf:nodeID`), which `oxrdf` draws at random: each gets one derived from a counter per
-/// document and the document's seed ([`document_seed`]), so the output is the same on every
-/// run. Labels written in the input are kept. Made-up nodes
+/// document and the document's seed ([`DocumentScope::seed`]: its number in the run and its base
+/// IRI, a file's own `file://` URL or `--base`), so the output is the same on every run and two
+/// documents never share a made-up node. Labels written in the input are kept in the run's first
+/// document, and made the document's own in the others ([`DocumentScope::written`]). Made-up nodes
 /// are used in statements close together, so only the most recently used ones are remembered:
 /// two generations of [`GENERATION`] each, a node used again moving to the newer one; the maps
 /// are made at their full size with the first made-up node and reused from one generation to the
@@ -663,7 +680,7 @@ const MADE_UP: char = '#';
 /// many items inside one `[ … ]` before its next predicate).
 #[derive(Default)]
 struct BlankNodeLabels {
-    input: u64,
+    document: DocumentScope,
     counter: u64,
     /// A made-up node's id, and the counter its label derives from.
     recent: HashMap<u128, u64>,
@@ -674,9 +691,9 @@ struct BlankNodeLabels {
 const GENERATION: usize = 1 << 16;
 
 impl BlankNodeLabels {
-    fn for_input(input: u64) -> Self {
+    fn for_document(document: DocumentScope) -> Self {
         Self {
-            input,
+            document,
             ..Self::default()
         }
     }
@@ -704,10 +721,13 @@ impl BlankNodeLabels {
         }
     }
 
-    /// Gives `node` its label if a parser made it up.
+    /// Gives `node` its label: if a parser made it up, one of the document's; if it is written
+    /// in the input, the document's own.
     fn label(&mut self, node: &mut BlankNode) {
         if let Some(id) = made_up_id(node) {
             *node = BlankNode::new_from_unique_id(self.label_of(id));
+        } else if let Some(own) = self.document.written(node.as_str()) {
+            *node = own;
         }
     }
 
@@ -741,7 +761,7 @@ impl BlankNodeLabels {
                 counter
             }
         };
-        let seed = (u128::from(self.input) << 64) | u128::from(counter);
+        let seed = (u128::from(self.document.seed()) << 64) | u128::from(counter);
         // The first hex digit is a letter, as in `oxrdf`'s own ids: RDF/XML's rdf:nodeID must
         // not start with a digit.
         let hash = xxhash_rust::xxh3::xxh3_128(&seed.to_le_bytes());
@@ -762,7 +782,7 @@ const LABEL_LEN: usize = 32;
 
 #[cfg(test)]
 mod tests {
-    use super::{BlankNodeLabels, GENERATION, mark_made_up};
+    use super::{BlankNodeLabels, DocumentScope, GENERATION, mark_made_up};
     use oxrdf::{BlankNode, GraphName, NamedNode, Quad};
 
     /// A blank node a parser made up, marked as [`mark_made_up`] marks it.
@@ -807,8 +827,11 @@ mod tests {
 
     #[test]
     fn made_up_nodes_get_the_same_labels_on_every_run() {
-        let (mut first, mut second) =
-            (BlankNodeLabels::for_input(1), BlankNodeLabels::for_input(1));
+        let document = DocumentScope::new(1, None);
+        let (mut first, mut second) = (
+            BlankNodeLabels::for_document(document),
+            BlankNodeLabels::for_document(document),
+        );
         for _ in 0..10 {
             let (a, b) = (made_up(), made_up());
             assert_ne!(a, b);
@@ -820,7 +843,7 @@ mod tests {
 
     #[test]
     fn a_node_used_again_is_remembered_past_both_generations() {
-        let mut labels = BlankNodeLabels::for_input(0);
+        let mut labels = BlankNodeLabels::for_document(DocumentScope::new(1, None));
         let kept = made_up();
         let label = labelled(&mut labels, &kept);
         let mut others = Vec::new();

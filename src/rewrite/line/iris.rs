@@ -9,19 +9,43 @@ use std::ops::Range;
 /// literal and left out. Stops at a comment.
 ///
 /// The line must be valid N-Triples / N-Quads (the parser has checked it).
-pub(crate) fn term_iris(line: &[u8]) -> TermIris<'_> {
-    TermIris { line, at: 0 }
+pub(crate) fn term_iris(line: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+    terms(line).filter_map(|(term, range)| (term == Term::Iri).then_some(range))
 }
 
-pub(crate) struct TermIris<'l> {
+/// The byte ranges (after `_:`) of the blank node labels of a line, in triple terms too.
+/// Stops at a comment.
+///
+/// The line must be valid N-Triples / N-Quads (the parser has checked it).
+///
+/// ```text
+/// _:b1 <http://p> "_:x" _:b.2. # _:c     b1, b.2
+/// ```
+pub(crate) fn blank_labels(line: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+    terms(line).filter_map(|(term, range)| (term == Term::BlankNode).then_some(range))
+}
+
+/// What [`Terms`] finds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Term {
+    Iri,
+    BlankNode,
+}
+
+fn terms(line: &[u8]) -> Terms<'_> {
+    Terms { line, at: 0 }
+}
+
+/// The IRIs and blank node labels of a valid line, in order, literals and comments skipped.
+struct Terms<'l> {
     line: &'l [u8],
     at: usize,
 }
 
-impl Iterator for TermIris<'_> {
-    type Item = Range<usize>;
+impl Iterator for Terms<'_> {
+    type Item = (Term, Range<usize>);
 
-    fn next(&mut self) -> Option<Range<usize>> {
+    fn next(&mut self) -> Option<(Term, Range<usize>)> {
         let line = self.line;
         let mut datatype = false;
         while let Some(&byte) = line.get(self.at) {
@@ -32,7 +56,7 @@ impl Iterator for TermIris<'_> {
                     let end = start + memchr::memchr(b'>', &line[start..])?;
                     self.at = end + 1;
                     if !std::mem::take(&mut datatype) {
-                        return Some(start..end);
+                        return Some((Term::Iri, start..end));
                     }
                 }
                 b'"' => {
@@ -44,6 +68,24 @@ impl Iterator for TermIris<'_> {
                         }
                     }
                     datatype = line[self.at.min(line.len())..].starts_with(b"^^");
+                }
+                b'_' if line.get(self.at + 1) == Some(&b':') => {
+                    // A label's characters: ASCII name characters, `.` and (in a valid line)
+                    // any non-ASCII one; it does not end with `.`.
+                    let start = self.at + 2;
+                    let mut end = start;
+                    while line.get(end).is_some_and(|&b| {
+                        b.is_ascii_alphanumeric()
+                            || matches!(b, b'_' | b'-' | b'.')
+                            || !b.is_ascii()
+                    }) {
+                        end += 1;
+                    }
+                    while end > start && line[end - 1] == b'.' {
+                        end -= 1;
+                    }
+                    self.at = end;
+                    return Some((Term::BlankNode, start..end));
                 }
                 b'#' => return None,
                 _ => self.at += 1,

@@ -10,6 +10,7 @@ pub(super) mod scan;
 mod worker;
 
 use super::RewriteError;
+use super::blank_nodes::DocumentScope;
 use super::fingerprint::Fingerprints;
 use super::session::{Output, Placement, Session};
 use super::threads::spawn_worker;
@@ -19,7 +20,7 @@ use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
 use worker::{ChunkResult, LineWorker};
 
-pub(crate) use iris::column;
+pub(crate) use iris::{blank_labels, column};
 
 /// Rewrites `input` into the session's line-based output, on as many threads as the rewriter
 /// has. With more than one, each worker thread takes chunks in turn while this thread reads the
@@ -27,6 +28,7 @@ pub(crate) use iris::column;
 pub(crate) fn rewrite<W: Write>(
     session: &mut Session<'_, W>,
     input: &mut impl BufRead,
+    document: DocumentScope,
 ) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
     let needs = session.needs();
@@ -39,6 +41,7 @@ pub(crate) fn rewrite<W: Write>(
                 result: ChunkResult::default(),
             }),
         };
+        serial.worker.document = document;
         let rewritten = serial.rewrite(session, input);
         session.serial = Some(serial);
         return rewritten;
@@ -50,6 +53,7 @@ pub(crate) fn rewrite<W: Write>(
             let (to_worker, chunks) = mpsc::sync_channel::<Job>(IN_FLIGHT);
             let (to_session, results) = mpsc::sync_channel::<Job>(IN_FLIGHT);
             let mut worker = LineWorker::new(rewriter, needs);
+            worker.document = document;
             spawn_worker(scope, move || {
                 for (chunk, mut result) in chunks {
                     worker.process(&chunk, &mut result);

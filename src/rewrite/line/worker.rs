@@ -5,6 +5,7 @@ use super::iris::{column, term_iris, unescape_iri};
 use super::scan::{Checked, check};
 use crate::mapping::{EquivalenceLinks, EquivalenceStatement};
 use crate::position::lines;
+use crate::rewrite::blank_nodes::DocumentScope;
 use crate::rewrite::cache::Cache;
 use crate::rewrite::cache::Outcome;
 use crate::rewrite::events::{Event, Found, Needs, look_up};
@@ -51,6 +52,10 @@ pub(crate) struct LineWorker<'r> {
     equivalence: Vec<Finder<'static>>,
     /// The graph name of an equivalence statement, as N-Quads writes it.
     graph: String,
+    /// The blank node labels of the input being rewritten.
+    pub(super) document: DocumentScope,
+    /// A line with its blank nodes relabelled ([`DocumentScope::relabel_line`]).
+    relabelled: Vec<u8>,
 }
 
 impl<'r> LineWorker<'r> {
@@ -68,6 +73,8 @@ impl<'r> LineWorker<'r> {
                     .collect()
             }),
             graph: String::new(),
+            document: DocumentScope::default(),
+            relabelled: Vec::new(),
         }
     }
 
@@ -108,8 +115,48 @@ impl<'r> LineWorker<'r> {
         }
     }
 
-    /// Rewrites one line into `result`.
+    /// Rewrites one line into `result`; in an input after the run's first, a valid statement
+    /// with blank nodes with their labels made the input's own.
     fn process_line(&mut self, line: &[u8], line_text: Option<&str>, result: &mut ChunkResult) {
+        if self.document.relabels_written()
+            && memchr::memmem::find(line, b"_:").is_some()
+            && self.is_statement(line, line_text)
+        {
+            let mut relabelled = std::mem::take(&mut self.relabelled);
+            relabelled.clear();
+            self.document.relabel_line(line, &mut relabelled);
+            let text = std::str::from_utf8(&relabelled).ok();
+            self.rewrite_line(&relabelled, text, result);
+            self.relabelled = relabelled;
+        } else {
+            self.rewrite_line(line, line_text, result);
+        }
+    }
+
+    /// Whether `line` is one valid statement.
+    fn is_statement(&self, line: &[u8], line_text: Option<&str>) -> bool {
+        let quads = self.rewriter.input_format == RdfFormat::NQuads;
+        match line_text.map(|text| check(text, quads)) {
+            Some(Checked::Statement(_)) => true,
+            Some(Checked::Nothing) => false,
+            _ => {
+                let mut parser = LineParser::for_lines(quads);
+                parser.extend(line);
+                parser.end();
+                let mut statements = 0;
+                while let Some(parsed) = parser.next() {
+                    match parsed {
+                        Ok(_) => statements += 1,
+                        Err(_) => return false,
+                    }
+                }
+                statements == 1
+            }
+        }
+    }
+
+    /// Rewrites one line, as it is, into `result`.
+    fn rewrite_line(&mut self, line: &[u8], line_text: Option<&str>, result: &mut ChunkResult) {
         let quads = self.rewriter.input_format == RdfFormat::NQuads;
         result.lines += 1;
         let checked = match line_text {
