@@ -74,6 +74,29 @@ fn fedoras_relations_ontology_equals_rappers_reading() {
         strict.to_string().contains("XML namespaces are required"),
         "{strict}"
     );
+    // The error names the attribute and what strict RDF/XML needs instead.
+    assert!(
+        strict
+            .to_string()
+            .contains("the attribute `base` is in no namespace (strict RDF/XML needs `xml:base`"),
+        "{strict}"
+    );
+}
+
+#[test]
+fn a_strict_reading_names_the_unqualified_attribute_it_refuses() {
+    let xml = format!(
+        "<?xml version=\"1.0\"?>\n<rdf:RDF xmlns:rdf=\"{RDF}\" xmlns:ex=\"http://e/\">\n\
+         <rdf:Description about=\"http://e/s\"><ex:p>x</ex:p></rdf:Description>\n</rdf:RDF>\n"
+    );
+    let strict = rewrite(&xml, true).expect_err("strict RDF/XML rejects it");
+    let said = strict.to_string();
+    assert!(said.contains("3:1"), "{said}");
+    assert!(
+        said.contains("the attribute `about` is in no namespace (strict RDF/XML needs `rdf:about`"),
+        "{said}"
+    );
+    assert!(rewrite(&xml, false).is_ok());
 }
 
 #[test]

@@ -270,7 +270,7 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
                 let note = open.and_then(|open| {
                     let closes_literal = open.children == Children::Literal
                         && self.children() != Some(Children::Literal);
-                    noted(closes_literal, open.language, None)
+                    noted(closes_literal, open.language, None, None)
                 });
                 self.write(Event::End(end), at, note)?;
             }
@@ -375,6 +375,7 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
         let mut changes = Vec::new();
         let mut values = Vec::new();
         let mut unresolved_base = None;
+        let mut legacy_attribute = None;
         let mut parse_type = None;
         for attribute in start.attributes().flatten() {
             let key = attribute.key.as_ref();
@@ -393,15 +394,20 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
                 }
                 continue;
             }
-            if !self.legacy {
-                continue;
-            }
             let (attribute_namespace, _) = self.reader.resolve_attribute(attribute.key);
             let unqualified = attribute_namespace == ResolveResult::Unbound && key != b"xmlns";
             let name = String::from_utf8_lossy(key).into_owned();
-            if unqualified && is_rdf_root && name == "base" {
+            let legacy = unqualified
+                && ((is_rdf_root && name == "base") || LEGACY_ATTRIBUTES.contains(&name.as_str()));
+            if !legacy {
+                continue;
+            }
+            if !self.legacy {
+                // Read strictly: the error `oxrdfxml` gives on this element names it.
+                legacy_attribute.get_or_insert(name);
+            } else if name == "base" && is_rdf_root {
                 changes.push((name, "xml:base".to_owned()));
-            } else if unqualified && LEGACY_ATTRIBUTES.contains(&name.as_str()) {
+            } else {
                 changes.push((name.clone(), format!("{prefix}:{name}")));
             }
         }
@@ -461,7 +467,7 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             }
         }
         let declare = rdf_prefix.is_none() && changes.iter().any(|(_, to)| to != "xml:base");
-        let note = noted(false, language.clone(), unresolved_base);
+        let note = noted(false, language.clone(), unresolved_base, legacy_attribute);
         let open = Open {
             children,
             language,
@@ -479,12 +485,18 @@ fn noted(
     closes_literal: bool,
     language: Option<Rc<str>>,
     unresolved_base: Option<String>,
+    legacy_attribute: Option<String>,
 ) -> Option<Rc<Note>> {
-    (closes_literal || language.is_some() || unresolved_base.is_some()).then(|| {
+    let noteworthy = closes_literal
+        || language.is_some()
+        || unresolved_base.is_some()
+        || legacy_attribute.is_some();
+    noteworthy.then(|| {
         Rc::new(Note {
             closes_literal,
             language,
             unresolved_base,
+            legacy_attribute,
         })
     })
 }

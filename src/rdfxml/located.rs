@@ -138,6 +138,25 @@ impl Iterator for LocatedRdfXml<'_> {
                     error,
                 )))
             }
+            Err(RdfXmlParseError::Syntax(e)) if note.legacy_attribute.is_some() => {
+                let name = note.legacy_attribute.as_deref().unwrap_or_default();
+                let qualified = match name {
+                    "base" => "xml:base".to_owned(),
+                    _ => format!("rdf:{name}"),
+                };
+                let message = format!(
+                    "the attribute `{name}` is in no namespace (strict RDF/XML needs \
+                     `{qualified}`; without --strict-rdfxml it is read as such, with a warning): {e}"
+                );
+                let error = XmlError {
+                    location: at,
+                    message,
+                };
+                Err(RdfXmlParseError::Io(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    error,
+                )))
+            }
             other => other,
         };
         Some((result, at))

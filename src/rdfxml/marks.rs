@@ -54,6 +54,9 @@ pub(crate) struct Note {
     pub(crate) language: Option<Rc<str>>,
     /// A relative `xml:base` on the element, with no base to resolve it against.
     pub(crate) unresolved_base: Option<String>,
+    /// Read strictly: the first legacy attribute of the element (unqualified `about`,
+    /// `resource`, …, or `base` on rdf:RDF), which the error `oxrdfxml` gives there is about.
+    pub(crate) legacy_attribute: Option<String>,
 }
 
 impl EventMarks {
