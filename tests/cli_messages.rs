@@ -762,3 +762,20 @@ fn each_input_file_resolves_against_its_own_url() {
         )
     );
 }
+
+#[test]
+fn an_identifier_written_with_escapes_is_placed_at_its_column_on_every_path() {
+    let dir = Dir::new("escaped-column");
+    let input = dir.file(
+        "esc.nt",
+        "<http://e/s> <http://e/p> <info:fedora/demo\\u0025\\u00333a1> .\n",
+    );
+    for to in ["nt", "ttl"] {
+        let out = run_pidcanon(&["rewrite", "--to", to, p(&input)], b"");
+        let said = text(&out.stderr);
+        assert!(
+            said.contains("esc.nt:1:27: invalid identifier <info:fedora/demo%33a1>"),
+            "--to {to}: {said}"
+        );
+    }
+}

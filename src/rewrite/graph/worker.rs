@@ -9,7 +9,7 @@ use crate::position::{is_line_end, line_breaks, line_start};
 use crate::rewrite::blank_nodes::DocumentScope;
 use crate::rewrite::cache::{Cache, Outcome};
 use crate::rewrite::events::{Event, Found, Needs, look_up};
-use crate::rewrite::line::column;
+use crate::rewrite::line::{column, unescape_iri};
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter};
@@ -558,7 +558,11 @@ impl IriFinder {
             .into_iter()
             .flatten()
             .chain(prefixed)
-            .find_map(|form| form.find(text, self.from).or_else(|| form.find(text, 0)));
+            .find_map(|form| form.find(text, self.from).or_else(|| form.find(text, 0)))
+            .or_else(|| {
+                let forms = [Some(iri), relative];
+                find_escaped(text, self.from, &forms).or_else(|| find_escaped(text, 0, &forms))
+            });
         let Some((at, end)) = found else {
             self.guessed |= self.before_unknown;
             if let Some(&(_, location)) = self.found_before.iter().find(|(seen, _)| seen == iri) {
@@ -578,6 +582,28 @@ impl IriFinder {
         self.found.push((iri.to_owned(), location));
         location
     }
+}
+
+/// The first `<…>` at or after `from` in `text` written with `\u` escapes that stands for one
+/// of `forms`, as a byte range (`<ex\u0041>` for `exA`).
+fn find_escaped(text: &[u8], from: usize, forms: &[Option<&str>]) -> Option<(usize, usize)> {
+    let mut at = from;
+    while let Some(open) = memchr::memchr(b'<', &text[at.min(text.len())..]).map(|i| at + i) {
+        let close = open + 1 + memchr::memchr2(b'>', b'<', &text[open + 1..])?;
+        at = close;
+        let written = &text[open + 1..close];
+        if text[close] != b'>' || memchr::memchr(b'\\', written).is_none() {
+            continue;
+        }
+        let Ok(written) = std::str::from_utf8(written) else {
+            continue;
+        };
+        let iri = unescape_iri(written);
+        if forms.iter().flatten().any(|form| *form == iri) {
+            return Some((open, close + 1));
+        }
+    }
+    None
 }
 
 /// A way an IRI can be written in Turtle or TriG.

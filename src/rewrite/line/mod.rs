@@ -20,7 +20,7 @@ use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
 use worker::{ChunkResult, LineWorker};
 
-pub(crate) use iris::{blank_labels, column};
+pub(crate) use iris::{blank_labels, column, unescape_iri};
 
 /// Rewrites `input` into the session's line-based output, on as many threads as the rewriter
 /// has. With more than one, each worker thread takes chunks in turn while this thread reads the
