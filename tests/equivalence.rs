@@ -803,3 +803,27 @@ fn links_are_the_same_on_any_number_of_threads_and_formats() {
     let (twice, _) = collapse(&one, RdfFormat::NTriples, 2);
     assert!(twice == one, "a second run changes the output");
 }
+
+#[test]
+fn literals_followed_by_a_file_reads_the_file_and_a_list_is_given_with_equals() {
+    let dir = common::Dir::new("literals-file");
+    let input = dir.file(
+        "all.nt",
+        "<http://e/a> <http://purl.org/ontology/bibo/doi> \"doi:10.1000/x\" .\n\
+         <http://e/a> <http://e/p> \"doi:10.1000/y\" .\n",
+    );
+    let path = input.to_str().expect("UTF-8");
+    let out = run_pidcanon(&["rewrite", "-q", "--literals", path], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("\"10.1000/x\""), "{stdout}");
+    assert!(stdout.contains("\"doi:10.1000/y\""), "{stdout}");
+    let all = run_pidcanon(&["rewrite", "-q", "--literals=all", path], b"");
+    let stdout = String::from_utf8_lossy(&all.stdout);
+    assert!(!stdout.contains("\"doi:10.1000/y\""), "{stdout}");
+}

@@ -54,8 +54,15 @@ pub(crate) struct EquivalenceArgs {
     /// Rewrite identifiers written as literals: of the default predicates (bibo:doi, prism:doi,
     /// dcterms:identifier, dc:identifier, schema:identifier, schema:value,
     /// literal:hasLiteralValue), of `all` literals, or of the predicates listed (comma-separated
-    /// IRIs or prefixed names).
-    #[arg(long, value_name = "PREDICATES", num_args = 0..=1, default_missing_value = "default")]
+    /// IRIs or prefixed names), given as `--literals=LIST` (`--literals FILE` reads FILE as an
+    /// input with the default predicates).
+    #[arg(
+        long,
+        value_name = "PREDICATES",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "default"
+    )]
     literals: Option<String>,
     /// Also write `<s> PREDICATE <canonical-IRI>` for each identifier literal (with --collapse
     /// and an equivalence predicate, these join the classes too).
