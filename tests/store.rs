@@ -913,3 +913,269 @@ fn a_default_graph_that_shows_a_links_graph_is_refused() {
     );
     assert!(dataset(&server.dump(), None) == dataset(&dump, None));
 }
+
+#[test]
+fn an_endpoint_without_a_scheme_is_a_usage_error_naming_it() {
+    let bare = format!("127.0.0.1:{}/update", store_support::free_port());
+    let output = pidcanon(&["store", "--endpoint", &bare, "--retries", "0"], &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "pidcanon: --endpoint {bare}: not a URL with http:// or https://: an endpoint is a \
+             URL such as http://{bare}"
+        )),
+        "{stderr}"
+    );
+
+    let (proxy, seen) = fake(|| Reply::new(500, "text/plain", "not reached"));
+    let output = pidcanon(
+        &[
+            "store",
+            "--endpoint",
+            &proxy.url("/query"),
+            "--update-endpoint",
+            "ftp://127.0.0.1/update",
+            "--report",
+            "json",
+        ],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "--update-endpoint ftp://127.0.0.1/update: not a URL with http:// or https://"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        seen.lock().expect("the log").is_empty(),
+        "a request was sent"
+    );
+    let report = report(&stderr);
+    assert_eq!(report["failed"], true, "{report}");
+    assert_eq!(report["updates"].as_u64(), Some(0), "{report}");
+}
+
+#[test]
+fn a_run_that_cannot_reach_the_store_still_prints_its_json_report() {
+    let closed = format!("http://127.0.0.1:{}/sparql", store_support::free_port());
+    let args = [
+        "store",
+        "--endpoint",
+        &closed,
+        "--retries",
+        "1",
+        "--backoff",
+        "1",
+        "--report",
+        "json",
+        "-q",
+    ];
+    let output = pidcanon(&args, &[]);
+    assert_store_error(&output, &format!("pidcanon: {closed}: "));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let report = report(&stderr);
+    assert_eq!(report["failed"], true, "{report}");
+    let error = report["error"].as_str().expect("the error");
+    assert!(
+        error.starts_with(&closed) && error.contains("gave up after 2 attempts"),
+        "{report}"
+    );
+    assert_eq!(report["updates"].as_u64(), Some(0), "{report}");
+    assert_eq!(report["requests"].as_u64(), Some(2), "{report}");
+    // Nothing was counted: not a count of 0.
+    assert!(report["statements_before"].is_null(), "{report}");
+    assert!(report["statements_after"].is_null(), "{report}");
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn a_run_that_fails_midway_reports_in_json_what_it_did() {
+    let binary = store_support::oxigraph();
+    let corpus = corpus();
+    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let before = statements(&server);
+    let proxy = Proxy::start(Some(server.port), |request| {
+        (request.update > 3).then(|| Reply::new(500, "text/plain", "disk full"))
+    });
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let args = store_args(
+        &query,
+        &update,
+        &["--batch", "20", "--retries", "1", "--backoff", "10"],
+    );
+    let output = pidcanon(&args, &[]);
+    assert_store_error(&output, "partly done (3 updates applied)");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let failed = report(&stderr);
+    assert_eq!(failed["failed"], true, "{failed}");
+    assert!(
+        failed["error"].as_str().is_some_and(|e| e
+            .starts_with(&format!("{update}: HTTP 500: disk full"))
+            && e.ends_with("partly done (3 updates applied): rerun the same command to finish")),
+        "{failed}"
+    );
+    assert_eq!(failed["updates"].as_u64(), Some(3), "{failed}");
+    // The graph name (a batch of its own), then two batches of 20.
+    assert_eq!(
+        failed["graph_names_rewritten"].as_u64(),
+        Some(1),
+        "{failed}"
+    );
+    assert_eq!(failed["rewritten_total"].as_u64(), Some(41), "{failed}");
+    assert_eq!(
+        failed["statements_before"].as_u64(),
+        Some(before),
+        "{failed}"
+    );
+    assert!(failed["statements_after"].is_null(), "{failed}");
+    assert_eq!(failed["retries"].as_u64(), Some(1), "{failed}");
+    // A success says so too, with the same fields.
+    let done = run_store(&server, &[]);
+    assert_eq!(done["failed"], false, "{done}");
+    assert!(done.get("error").is_none(), "{done}");
+    let fields = |report: &serde_json::Value| -> BTreeSet<String> {
+        report
+            .as_object()
+            .expect("an object")
+            .keys()
+            .filter(|k| *k != "error")
+            .cloned()
+            .collect()
+    };
+    assert_eq!(fields(&failed), fields(&done));
+
+    // A usage problem found once the run started (a links graph named to normalize).
+    let named = [
+        "store",
+        "--endpoint",
+        &query,
+        "--update-endpoint",
+        &update,
+        "--graph",
+        LINKS,
+        "--report",
+        "json",
+    ];
+    let output = pidcanon(&named, &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let refused = report(&stderr);
+    assert_eq!(refused["failed"], true, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .is_some_and(|e| e.contains(&format!("<{LINKS}> is a links graph"))),
+        "{refused}"
+    );
+    assert_eq!(refused["updates"].as_u64(), Some(0), "{refused}");
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn progress_lines_are_printed_when_stderr_is_not_a_terminal() {
+    let binary = store_support::oxigraph();
+    let corpus = corpus();
+    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    // Each update takes at least 150 ms: the run lasts several seconds.
+    let proxy = Proxy::start(Some(server.port), |request| {
+        if request.update > 0 {
+            std::thread::sleep(Duration::from_millis(150));
+        }
+        None
+    });
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let args = [
+        "store",
+        "--endpoint",
+        &query,
+        "--update-endpoint",
+        &update,
+        "--all-graphs",
+        "--batch",
+        "10",
+        "--progress-interval",
+        "200",
+        "--report",
+        "json",
+    ];
+    let (_, stderr) = pidcanon_ok(&args);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("pidcanon: progress: "))
+        .collect();
+    assert!(lines.len() >= 5, "{stderr}");
+    let updates = |line: &str| -> u64 {
+        let (_, rest) = line.split_once(" invalid; ").expect("the updates");
+        rest.split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a number")
+    };
+    assert!(
+        lines.windows(2).all(|w| updates(w[0]) <= updates(w[1])),
+        "{stderr}"
+    );
+    let last = lines.last().expect("a line");
+    assert!(updates(last) > 0, "{stderr}");
+    assert!(
+        last.contains(" IRIs examined, ") && last.contains(" rewritten, "),
+        "{last}"
+    );
+    // The report is still the last line.
+    let done = report(&stderr);
+    assert!(done["updates"].as_u64() >= Some(updates(last)), "{done}");
+
+    // None with -q.
+    server.load("<info:fedora/demo%3a91> <urn:p> <urn:o> .\n");
+    let mut quiet = args.to_vec();
+    quiet.push("-q");
+    let (_, stderr) = pidcanon_ok(&quiet);
+    assert!(!stderr.contains("progress"), "{stderr}");
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn duplicates_collapsed_count_what_the_run_did_while_others_write() {
+    let binary = store_support::oxigraph();
+    let corpus = corpus();
+    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let before = statements(&server);
+    let expected = corpus.expected.lines().filter(|l| !l.is_empty()).count() as u64;
+    assert!(before > expected, "the corpus has variants that collapse");
+    // Another client writes a statement of its own before every update: the store grows
+    // while the run shrinks it.
+    let port = server.port;
+    let written = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = Arc::clone(&written);
+    let proxy = Proxy::start(Some(port), move |request| {
+        if request.update > 0 {
+            let n = count.fetch_add(1, Ordering::SeqCst);
+            let quad = format!("<http://other.example/{n}> <http://other.example/p> \"{n}\" .\n");
+            let (status, body) = store_support::http(
+                port,
+                "POST",
+                "/store",
+                &[("Content-Type", "application/n-quads")],
+                quad.as_bytes(),
+            );
+            assert!((200..300).contains(&status), "{body}");
+        }
+        None
+    });
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let (_, stderr) = pidcanon_ok(&store_args(&query, &update, &["--batch", "20"]));
+    let report = report(&stderr);
+    let others = written.load(Ordering::SeqCst) as u64;
+    assert!(others > 3, "{report}");
+    assert_eq!(report["statements_before"].as_u64(), Some(before));
+    assert_eq!(report["statements_after"].as_u64(), Some(expected + others));
+    assert_eq!(
+        report["duplicates_collapsed"].as_u64(),
+        Some(before - expected),
+        "{report}"
+    );
+    assert_eq!(statements(&server), expected + others);
+}

@@ -15,7 +15,10 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, IsTerminal, LineWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Exit status when the store failed (unreachable, refused a request): rerun to finish.
 const EXIT_STORE: u8 = 3;
@@ -76,9 +79,12 @@ pub(crate) struct StoreArgs {
     /// The User-Agent header [default: pidcanon/VERSION].
     #[arg(long, value_name = "TEXT")]
     user_agent: Option<String>,
-    /// No diagnostics, no summary, no progress bar.
+    /// No diagnostics, no summary, no progress bar or progress lines.
     #[arg(short, long)]
     quiet: bool,
+    /// Milliseconds between two progress lines when stderr is not a terminal (for the tests).
+    #[arg(long, value_name = "MS", default_value_t = 10_000, hide = true)]
+    progress_interval: u64,
     /// Print the summary as JSON (on stderr; also with -q).
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     report: Option<String>,
@@ -94,27 +100,28 @@ enum AuthArg {
 }
 
 pub(crate) fn run(args: &StoreArgs) -> io::Result<ExitCode> {
+    let nothing_done = StoreReport::default();
     let (client, normalizer) = match build(args) {
         Ok(built) => built,
-        Err(e) => {
-            writeln!(io::stderr(), "pidcanon: {e}")?;
-            return Ok(ExitCode::from(EXIT_USAGE));
-        }
+        Err(e) => return fail(args, &e, EXIT_USAGE, &nothing_done),
     };
     if args.dry_run {
-        super::output::writable_stdout()?;
+        if let Err(e) = super::output::writable_stdout() {
+            return fail(args, &e.to_string(), EXIT_USAGE, &nothing_done);
+        }
     }
     let map = match &args.map {
-        Some(path) => Some(LineWriter::new(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
-        )),
+        Some(path) => match OpenOptions::new().create(true).append(true).open(path) {
+            Ok(file) => Some(LineWriter::new(file)),
+            Err(e) => {
+                let message = format!("{}: {e}", path.display());
+                return fail(args, &message, EXIT_USAGE, &nothing_done);
+            }
+        },
         None => None,
     };
-    let bar = (!args.quiet && io::stderr().is_terminal()).then(|| {
+    let terminal = io::stderr().is_terminal();
+    let bar = (!args.quiet && terminal).then(|| {
         let bar = ProgressBar::new_spinner();
         bar.set_style(
             ProgressStyle::with_template("{spinner} {elapsed} {msg}")
@@ -123,30 +130,53 @@ pub(crate) fn run(args: &StoreArgs) -> io::Result<ExitCode> {
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     });
+    let ticker = (!args.quiet && !terminal)
+        .then(|| Ticker::start(Duration::from_millis(args.progress_interval.max(1))));
     let mut observer = Cli {
         quiet: args.quiet,
         map,
         bar,
+        progress: ticker.as_ref().map(|t| Arc::clone(&t.report)),
         updates: 0,
     };
-    let result = normalizer.run(&client, &mut observer);
+    let (report, result) = normalizer.run_with_report(&client, &mut observer);
     if let Some(bar) = &observer.bar {
         bar.finish_and_clear();
     }
-    let report = match result {
-        Ok(report) => report,
-        Err(e) => {
-            writeln!(io::stderr(), "pidcanon: {e}")?;
-            return Ok(ExitCode::from(match e {
-                StoreError::Config(_) => EXIT_USAGE,
-                _ => EXIT_STORE,
-            }));
-        }
-    };
+    if let Some(ticker) = ticker {
+        ticker.stop();
+    }
+    if let Err(e) = result {
+        let code = match e {
+            StoreError::Config(_) => EXIT_USAGE,
+            _ => EXIT_STORE,
+        };
+        return fail(args, &e.to_string(), code, &report);
+    }
     if !args.quiet || args.report.is_some() {
-        print_summary(&report, args.report.is_some(), args.dry_run)?;
+        let mut stderr = io::stderr().lock();
+        if args.report.is_some() {
+            writeln!(stderr, "{}", report_json(&report, args.dry_run, None))?;
+        } else {
+            print_summary(&mut stderr, &report, args.dry_run)?;
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says why the run failed (also with `-q`) and, with `--report json`, what it did before
+/// (the last line on stderr, as after a run that succeeded); exits with `code`.
+fn fail(args: &StoreArgs, message: &str, code: u8, report: &StoreReport) -> io::Result<ExitCode> {
+    let mut stderr = io::stderr().lock();
+    writeln!(stderr, "pidcanon: {message}")?;
+    if args.report.is_some() {
+        writeln!(
+            stderr,
+            "{}",
+            report_json(report, args.dry_run, Some(message))
+        )?;
+    }
+    Ok(ExitCode::from(code))
 }
 
 /// The client and normalizer the arguments describe.
@@ -189,6 +219,13 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
     } else {
         Graphs::Named(args.graph.clone())
     };
+    for (option, url) in std::iter::once(("--endpoint", &args.endpoint)).chain(
+        args.update_endpoint
+            .iter()
+            .map(|url| ("--update-endpoint", url)),
+    ) {
+        Client::check_url(url).map_err(|e| format!("{option} {e}"))?;
+    }
     let mut normalizer = Normalizer::new(registry)
         .with_batch(args.batch)
         .with_graphs(graphs)
@@ -205,12 +242,68 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
     Ok((Client::new(&args.endpoint, options), normalizer))
 }
 
-/// Diagnostics on stderr, the map file, the dry run's updates on stdout, the progress bar.
+/// Diagnostics on stderr, the map file, the dry run's updates on stdout, the progress bar (or,
+/// when stderr is not a terminal, the counts for the progress lines).
 struct Cli {
     quiet: bool,
     map: Option<LineWriter<File>>,
     bar: Option<ProgressBar>,
+    progress: Option<Arc<Mutex<StoreReport>>>,
     updates: u64,
+}
+
+/// When stderr is not a terminal (a log, `nohup`, CI): a thread that prints a plain progress
+/// line every interval, with the counts of the last progress report, so that whoever reads the
+/// log sees that the run is alive, also while the store answers a long query.
+struct Ticker {
+    report: Arc<Mutex<StoreReport>>,
+    stop: mpsc::Sender<()>,
+    thread: JoinHandle<()>,
+}
+
+impl Ticker {
+    fn start(interval: Duration) -> Self {
+        let report = Arc::new(Mutex::new(StoreReport::default()));
+        let (stop, stopped) = mpsc::channel::<()>();
+        let shared = Arc::clone(&report);
+        let started = Instant::now();
+        let thread = std::thread::spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(interval) {
+                let line = {
+                    let report = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                    format!(
+                        "pidcanon: progress: {:.0} s: {}\n",
+                        started.elapsed().as_secs_f64(),
+                        counts(&report)
+                    )
+                };
+                let _ = io::stderr().lock().write_all(line.as_bytes());
+            }
+        });
+        Self {
+            report,
+            stop,
+            thread,
+        }
+    }
+
+    /// Stops the thread, once it has finished the line it may be writing.
+    fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.thread.join();
+    }
+}
+
+/// The running counts, for the progress bar and the progress lines.
+fn counts(report: &StoreReport) -> String {
+    format!(
+        "{} IRIs examined, {} rewritten, {} invalid; {} updates, {} requests",
+        report.iris_examined,
+        report.rewritten_total(),
+        report.invalid,
+        report.updates,
+        report.requests
+    )
 }
 
 impl Cli {
@@ -258,40 +351,48 @@ impl Observer for Cli {
 
     fn progress(&mut self, report: &StoreReport) {
         if let Some(bar) = &self.bar {
-            bar.set_message(format!(
-                "{} IRIs examined, {} rewritten, {} invalid; {} updates, {} requests",
-                report.iris_examined,
-                report.rewritten_total(),
-                report.invalid,
-                report.updates,
-                report.requests
-            ));
+            bar.set_message(counts(report));
+        }
+        if let Some(progress) = &self.progress {
+            report.clone_into(&mut progress.lock().unwrap_or_else(PoisonError::into_inner));
         }
     }
 }
 
-fn print_summary(report: &StoreReport, json: bool, dry_run: bool) -> io::Result<()> {
-    let mut stderr = io::stderr().lock();
-    if json {
-        let rewritten = super::summary::kinds_json(&report.rewritten);
-        let value = serde_json::json!({
-            "dry_run": dry_run,
-            "iris_examined": report.iris_examined,
-            "rewritten": rewritten,
-            "rewritten_total": report.rewritten_total(),
-            "graph_names_rewritten": report.graph_names_rewritten,
-            "invalid_identifiers": report.invalid,
-            "statements_before": report.statements_before,
-            "statements_after": report.statements_after,
-            "triple_terms": report.triple_terms,
-            "duplicates_collapsed": report.duplicates_collapsed(),
-            "updates": report.updates,
-            "requests": report.requests,
-            "retries": report.retries,
-            "seconds": report.seconds,
-        });
-        return writeln!(stderr, "{value}");
+/// The report as one JSON object; for a run that failed, with `"failed": true`, the error, and
+/// `null` for what was not counted.
+fn report_json(report: &StoreReport, dry_run: bool, error: Option<&str>) -> serde_json::Value {
+    let counted = |n: u64, known: bool| {
+        if known {
+            serde_json::Value::from(n)
+        } else {
+            serde_json::Value::Null
+        }
+    };
+    let mut value = serde_json::json!({
+        "dry_run": dry_run,
+        "failed": error.is_some(),
+        "iris_examined": report.iris_examined,
+        "rewritten": super::summary::kinds_json(&report.rewritten),
+        "rewritten_total": report.rewritten_total(),
+        "graph_names_rewritten": report.graph_names_rewritten,
+        "invalid_identifiers": report.invalid,
+        "statements_before": counted(report.statements_before, report.statements_counted),
+        "statements_after": counted(report.statements_after, error.is_none()),
+        "triple_terms": counted(report.triple_terms, report.statements_counted),
+        "duplicates_collapsed": report.duplicates_collapsed,
+        "updates": report.updates,
+        "requests": report.requests,
+        "retries": report.retries,
+        "seconds": report.seconds,
+    });
+    if let Some(error) = error {
+        value["error"] = error.into();
     }
+    value
+}
+
+fn print_summary(stderr: &mut impl Write, report: &StoreReport, dry_run: bool) -> io::Result<()> {
     writeln!(
         stderr,
         "pidcanon: {} examined; {} {}{}, {} of them graph names; {}; {} before, {} after, {} \
@@ -304,7 +405,7 @@ fn print_summary(report: &StoreReport, json: bool, dry_run: bool) -> io::Result<
         count(report.invalid, "invalid identifier", "invalid identifiers"),
         count(report.statements_before, "statement", "statements"),
         report.statements_after,
-        count(report.duplicates_collapsed(), "duplicate", "duplicates"),
+        count(report.duplicates_collapsed, "duplicate", "duplicates"),
         count(report.updates, "update", "updates"),
         if dry_run { " printed, none sent" } else { "" },
         count(report.requests, "request", "requests"),

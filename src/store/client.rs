@@ -322,6 +322,37 @@ impl Client {
         }
     }
 
+    /// Checks that `url` can be an endpoint: a URL with `http://` or `https://` and a host. An
+    /// endpoint without them (`localhost:7878/update`) is a setting that cannot work, not a
+    /// store that failed: [`StoreError::Config`], naming it.
+    ///
+    /// ```
+    /// use pidcanon::store::Client;
+    /// assert!(Client::check_url("http://localhost:7878/query").is_ok());
+    /// let e = Client::check_url("localhost:7878/query").unwrap_err();
+    /// assert!(e.to_string().starts_with("localhost:7878/query: not a URL with http:// or https://"));
+    /// ```
+    pub fn check_url(url: &str) -> Result<(), StoreError> {
+        let rest = strip_prefix_ignore_case(url, "http://")
+            .or_else(|| strip_prefix_ignore_case(url, "https://"));
+        match rest {
+            Some(rest) if !authority_part(rest).is_empty() => Ok(()),
+            Some(_) => Err(StoreError::Config(format!(
+                "{url}: not a URL with http:// or https:// and a host"
+            ))),
+            None => {
+                let example = match url.split_once("://") {
+                    Some((_, rest)) => rest,
+                    None => url,
+                };
+                Err(StoreError::Config(format!(
+                    "{url}: not a URL with http:// or https://: an endpoint is a URL such as \
+                     http://{example}"
+                )))
+            }
+        }
+    }
+
     /// The query endpoint.
     #[must_use]
     pub fn query_endpoint(&self) -> &str {
@@ -462,6 +493,7 @@ impl Client {
             Operation::Query => (&self.query_endpoint, "query="),
             Operation::Update => (&self.update_endpoint, "update="),
         };
+        Self::check_url(endpoint)?;
         let body = format!("{form}{}", utf8_percent_encode(text, NON_ALPHANUMERIC));
         self.check_tls(endpoint)?;
         let mut attempt = 0;
@@ -717,10 +749,15 @@ fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> 
         .then(|| &text[prefix.len()..])
 }
 
+/// The `user@host:port` part of the rest of a URL after its scheme.
+fn authority_part(rest: &str) -> &str {
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    &rest[..end]
+}
+
 /// The `host:port` of the rest of a URL after `https://` (port 443 if none).
 fn authority(rest: &str) -> String {
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let host_port = &rest[..end];
+    let host_port = authority_part(rest);
     let host_port = host_port.rsplit_once('@').map_or(host_port, |(_, h)| h);
     let has_port = match host_port.rfind(']') {
         Some(bracket) => host_port[bracket..].contains(':'),

@@ -61,11 +61,22 @@ pub struct StoreReport {
     pub invalid: u64,
     /// Statements in scope before the run.
     pub statements_before: u64,
+    /// Whether `statements_before` and `triple_terms` were counted: false only in the report
+    /// of a run that failed before counting them (see [`Normalizer::run_with_report`]).
+    pub statements_counted: bool,
     /// Statements in scope whose object is an RDF 1.2 triple term: the IRIs inside it are not
     /// rewritten (0 on a store without RDF 1.2).
     pub triple_terms: u64,
-    /// Statements in scope after the run (in a dry run, before).
+    /// Statements in scope after the run (in a dry run, before; in the report of a failed run,
+    /// 0: not counted).
     pub statements_after: u64,
+    /// Statements that the run's updates made duplicates of others, which collapsed (the store
+    /// holds a set): for each applied update, the distinct statements in scope holding one of
+    /// its old or new IRIs before it, less those holding one of its new IRIs after it. Counted
+    /// from what the run did, not from the size of the store, which other clients may change
+    /// meanwhile; only a client writing statements with the same IRIs while the update runs
+    /// changes it. 0 in a dry run (not known without applying the updates).
+    pub duplicates_collapsed: u64,
     /// Update requests applied (in a dry run, printed).
     pub updates: u64,
     /// HTTP requests sent, retries included.
@@ -81,12 +92,6 @@ impl StoreReport {
     #[must_use]
     pub fn rewritten_total(&self) -> u64 {
         self.rewritten.values().sum()
-    }
-
-    /// Statements that became duplicates of others and collapsed (before − after).
-    #[must_use]
-    pub fn duplicates_collapsed(&self) -> u64 {
-        self.statements_before.saturating_sub(self.statements_after)
     }
 }
 
@@ -232,13 +237,36 @@ impl Normalizer {
         client: &Client,
         observer: &mut dyn Observer,
     ) -> Result<StoreReport, StoreError> {
+        let (report, result) = self.run_with_report(client, observer);
+        result.map(|()| report)
+    }
+
+    /// Normalizes the store behind `client`; the report of what was done, also when the run
+    /// fails (then with the updates applied before the failure, and `statements_after` not
+    /// counted), and how the run ended.
+    pub fn run_with_report(
+        &self,
+        client: &Client,
+        observer: &mut dyn Observer,
+    ) -> (StoreReport, Result<(), StoreError>) {
         let started = Instant::now();
         let mut sparql = Sparql::new(
             self.graphs.clone(),
             self.registry.routes(),
             self.links.clone(),
         );
-        let marked = self.links_graphs(client)?;
+        let marked = match self.links_graphs(client) {
+            Ok(marked) => marked,
+            Err(e) => {
+                let report = StoreReport {
+                    requests: client.requests(),
+                    retries: client.retries(),
+                    seconds: started.elapsed().as_secs_f64(),
+                    ..StoreReport::default()
+                };
+                return (report, Err(e));
+            }
+        };
         sparql.exclude(marked.iter().cloned());
         let mut run = Run {
             normalizer: self,
@@ -251,10 +279,11 @@ impl Normalizer {
         };
         let result = run.all(&marked);
         run.tally();
-        match result {
-            Ok(()) => Ok(run.report),
-            Err(e) => Err(run.partly_done(e)),
+        let result = result.map_err(|e| run.partly_done(e));
+        if result.is_err() {
+            run.report.statements_after = 0;
         }
+        (run.report, result)
     }
 
     /// The links graphs that earlier runs marked (`<…>`), refusing to run where they would not
@@ -321,6 +350,7 @@ impl Run<'_> {
         let run = self;
         run.report.statements_before = run.count(&sparql.count())?;
         run.report.triple_terms = run.triple_terms()?;
+        run.report.statements_counted = true;
         if run.report.triple_terms > 0 {
             run.observer.triple_terms(run.report.triple_terms);
         }
@@ -335,6 +365,15 @@ impl Run<'_> {
         };
         Ok(())
     }
+}
+
+/// The old IRIs of `batch` and its distinct new ones (several old spellings may have one), as
+/// `<…>`.
+fn iris_of(batch: &Batch) -> (Vec<String>, Vec<String>) {
+    let olds = batch.iter().map(|r| format!("<{}>", r.old)).collect();
+    let news: std::collections::BTreeSet<String> =
+        batch.iter().map(|r| format!("<{}>", r.new)).collect();
+    (olds, news.into_iter().collect())
 }
 
 /// `<graph>`, checked.
@@ -522,11 +561,27 @@ impl Run<'_> {
         if self.normalizer.dry_run {
             self.observer.would_send(&update)?;
         } else {
+            let graph_names = pass == Pass::GraphNames;
+            let (olds, news) = iris_of(batch);
+            let all: Vec<&str> = olds.iter().chain(&news).map(String::as_str).collect();
+            let news: Vec<&str> = news.iter().map(String::as_str).collect();
+            let held = self.count(&self.sparql.count_holding(&all, graph_names))?;
             if let Err(e) = self.client.update(&update) {
                 self.unsure = !matches!(e, StoreError::Status { .. } | StoreError::Refused { .. });
                 return Err(e);
             }
-            self.check_applied(pass, batch)?;
+            let after = self
+                .check_applied(pass, batch)
+                .and_then(|()| self.count(&self.sparql.count_holding(&news, graph_names)));
+            match after {
+                Ok(after) => self.report.duplicates_collapsed += held.saturating_sub(after),
+                Err(e) => {
+                    // The update was answered with success: unless the check found it not
+                    // applied, the store holds it.
+                    self.unsure |= !matches!(e, StoreError::NotApplied { .. });
+                    return Err(e);
+                }
+            }
         }
         self.report.updates += 1;
         for Rewrite { kind, .. } in batch.drain(..) {

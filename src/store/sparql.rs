@@ -162,6 +162,39 @@ impl Sparql {
         format!("ASK {{ {} }}", branches.join(" UNION "))
     }
 
+    /// Counts the distinct statements in scope that hold one of `iris` (`<…>`) in subject,
+    /// predicate or object position (for `graph_names`: the statements of the graphs they
+    /// name). Asked before and after the update of a batch, with its old and new IRIs and then
+    /// with its new ones only: the update maps the first set onto the second, so the difference
+    /// is the statements the update collapsed (what other clients write meanwhile to other
+    /// statements does not change it). Each IRI is written out, as in [`Self::still_there`],
+    /// and bound to its variable, so that the statements are told apart.
+    pub(crate) fn count_holding(&self, iris: &[&str], graph_names: bool) -> String {
+        let branches: Vec<String> = iris
+            .iter()
+            .flat_map(|iri| {
+                if graph_names {
+                    vec![format!(
+                        "{{ GRAPH {iri} {{ ?s ?p ?o }} BIND({iri} AS ?g) }}"
+                    )]
+                } else {
+                    [
+                        format!("{iri} ?p ?o BIND({iri} AS ?s)"),
+                        format!("?s {iri} ?o BIND({iri} AS ?p)"),
+                        format!("?s ?p {iri} BIND({iri} AS ?o)"),
+                    ]
+                    .iter()
+                    .map(|pattern| self.in_scope(pattern))
+                    .collect()
+                }
+            })
+            .collect();
+        format!(
+            "SELECT (COUNT(*) AS ?n) WHERE {{ SELECT DISTINCT ?s ?p ?o ?g WHERE {{ {} }} }}",
+            branches.join(" UNION ")
+        )
+    }
+
     /// `pattern` (over `?s ?p ?o`-like variables) in every graph in scope, as a group.
     fn in_scope(&self, pattern: &str) -> String {
         match &self.graphs {
@@ -415,6 +448,45 @@ mod tests {
         );
         assert_eq!(update.matches(" ;\n").count(), 6, "{update}");
         assert!(!update.trim_end().ends_with(';'), "{update}");
+    }
+
+    #[test]
+    fn the_statements_holding_a_batchs_iris_are_counted_distinct_and_in_scope() {
+        let sparql = Sparql::new(
+            Graphs::All,
+            ["info"].into_iter(),
+            Some("<urn:links>".to_owned()),
+        );
+        let query = sparql.count_holding(&["<info:a>", "<info:A>"], false);
+        assert!(
+            query.starts_with(
+                "SELECT (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o ?g WHERE { "
+            ),
+            "{query}"
+        );
+        // Each position of each IRI, in the default graph and in the named graphs in scope,
+        // with the IRI bound, so that statements differing only there are told apart.
+        assert_eq!(query.matches(" UNION ").count(), 11, "{query}");
+        assert!(
+            query.contains("{ <info:a> ?p ?o BIND(<info:a> AS ?s) }"),
+            "{query}"
+        );
+        assert!(
+            query.contains(
+                "GRAPH ?g { ?s <info:A> ?o BIND(<info:A> AS ?p) } \
+                 FILTER(?g != <urn:pidcanon:graphs> && ?g != <urn:links>)"
+            ),
+            "{query}"
+        );
+        assert!(
+            query.contains("?s ?p <info:A> BIND(<info:A> AS ?o)"),
+            "{query}"
+        );
+        let names = sparql.count_holding(&["<info:g>"], true);
+        assert!(
+            names.contains("{ GRAPH <info:g> { ?s ?p ?o } BIND(<info:g> AS ?g) }"),
+            "{names}"
+        );
     }
 
     #[test]
