@@ -1179,3 +1179,32 @@ fn duplicates_collapsed_count_what_the_run_did_while_others_write() {
     );
     assert_eq!(statements(&server), expected + others);
 }
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn a_store_that_cannot_count_the_duplicates_is_normalized_and_says_so() {
+    let binary = store_support::oxigraph();
+    let corpus = corpus();
+    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    // As Virtuoso 7.2 answers the counting query.
+    let asked = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = Arc::clone(&asked);
+    let proxy = Proxy::start(Some(server.port), move |request| {
+        let counting = request.update == 0 && request.body.contains("DISTINCT%20%3Fs%20%3Fp");
+        counting.then(|| {
+            seen.fetch_add(1, Ordering::SeqCst);
+            Reply::new(
+                400,
+                "text/plain",
+                "Virtuoso 37000 Error SP031: SPARQL compiler",
+            )
+        })
+    });
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let (_, stderr) = pidcanon_ok(&store_args(&query, &update, &["--batch", "50"]));
+    let report = report(&stderr);
+    assert!(report["duplicates_collapsed"].is_null(), "{report}");
+    assert!(report["updates"].as_u64() > Some(1), "{report}");
+    assert_eq!(asked.load(Ordering::SeqCst), 1, "asked again after a 400");
+    assert_normalized(&server, &corpus, &binary, "reference");
+}

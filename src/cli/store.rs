@@ -395,8 +395,8 @@ fn report_json(report: &StoreReport, dry_run: bool, error: Option<&str>) -> serd
 fn print_summary(stderr: &mut impl Write, report: &StoreReport, dry_run: bool) -> io::Result<()> {
     writeln!(
         stderr,
-        "pidcanon: {} examined; {} {}{}, {} of them graph names; {}; {} before, {} after, {} \
-         collapsed; {}{}, {} ({}); {:.1} s",
+        "pidcanon: {} examined; {} {}{}, {} of them graph names; {}; {} before, {} after, {}; \
+         {}{}, {} ({}); {:.1} s",
         count(report.iris_examined, "IRI", "IRIs"),
         report.rewritten_total(),
         if dry_run { "to rewrite" } else { "rewritten" },
@@ -405,7 +405,10 @@ fn print_summary(stderr: &mut impl Write, report: &StoreReport, dry_run: bool) -
         count(report.invalid, "invalid identifier", "invalid identifiers"),
         count(report.statements_before, "statement", "statements"),
         report.statements_after,
-        count(report.duplicates_collapsed, "duplicate", "duplicates"),
+        match report.duplicates_collapsed {
+            Some(n) => format!("{} collapsed", count(n, "duplicate", "duplicates")),
+            None => "duplicates not counted (the store could not count them)".to_owned(),
+        },
         count(report.updates, "update", "updates"),
         if dry_run { " printed, none sent" } else { "" },
         count(report.requests, "request", "requests"),

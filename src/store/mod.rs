@@ -75,8 +75,10 @@ pub struct StoreReport {
     /// its old or new IRIs before it, less those holding one of its new IRIs after it. Counted
     /// from what the run did, not from the size of the store, which other clients may change
     /// meanwhile; only a client writing statements with the same IRIs while the update runs
-    /// changes it. 0 in a dry run (not known without applying the updates).
-    pub duplicates_collapsed: u64,
+    /// changes it. 0 in a dry run (not known without applying the updates); `None` when the
+    /// store could not answer the counting query (HTTP 400: Virtuoso 7.2's SPARQL compiler
+    /// fails on it), then not counted at all.
+    pub duplicates_collapsed: Option<u64>,
     /// Update requests applied (in a dry run, printed).
     pub updates: u64,
     /// HTTP requests sent, retries included.
@@ -259,6 +261,7 @@ impl Normalizer {
             Ok(marked) => marked,
             Err(e) => {
                 let report = StoreReport {
+                    duplicates_collapsed: Some(0),
                     requests: client.requests(),
                     retries: client.retries(),
                     seconds: started.elapsed().as_secs_f64(),
@@ -273,7 +276,10 @@ impl Normalizer {
             client,
             sparql: &sparql,
             observer,
-            report: StoreReport::default(),
+            report: StoreReport {
+                duplicates_collapsed: Some(0),
+                ..StoreReport::default()
+            },
             started,
             unsure: false,
         };
@@ -565,16 +571,36 @@ impl Run<'_> {
             let (olds, news) = iris_of(batch);
             let all: Vec<&str> = olds.iter().chain(&news).map(String::as_str).collect();
             let news: Vec<&str> = news.iter().map(String::as_str).collect();
-            let held = self.count(&self.sparql.count_holding(&all, graph_names))?;
+            let held = match self.report.duplicates_collapsed {
+                Some(_) => match self.count(&self.sparql.count_holding(&all, graph_names)) {
+                    Ok(held) => Some(held),
+                    // A store that cannot compile the query: duplicates are not counted.
+                    Err(StoreError::Status { status: 400, .. }) => {
+                        self.report.duplicates_collapsed = None;
+                        None
+                    }
+                    Err(e) => return Err(e),
+                },
+                None => None,
+            };
             if let Err(e) = self.client.update(&update) {
                 self.unsure = !matches!(e, StoreError::Status { .. } | StoreError::Refused { .. });
                 return Err(e);
             }
-            let after = self
-                .check_applied(pass, batch)
-                .and_then(|()| self.count(&self.sparql.count_holding(&news, graph_names)));
+            let after = self.check_applied(pass, batch).and_then(|()| match held {
+                Some(_) => self
+                    .count(&self.sparql.count_holding(&news, graph_names))
+                    .map(Some),
+                None => Ok(None),
+            });
             match after {
-                Ok(after) => self.report.duplicates_collapsed += held.saturating_sub(after),
+                Ok(after) => {
+                    if let (Some(collapsed), Some(held), Some(after)) =
+                        (&mut self.report.duplicates_collapsed, held, after)
+                    {
+                        *collapsed += held.saturating_sub(after);
+                    }
+                }
                 Err(e) => {
                     // The update was answered with success: unless the check found it not
                     // applied, the store holds it.
