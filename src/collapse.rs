@@ -3,10 +3,13 @@
 //! canonicalization and renaming) and those of mapping files, into an [`EquivalencesBuilder`].
 //! The rewrite proper is the second pass.
 //!
-//! N-Triples and N-Quads are read line by line and only lines that mention an equivalence
-//! predicate are parsed (unless literal links feed the classes, which needs every statement), so
-//! the first pass costs little more than reading the file. Other formats are parsed in full.
-//! A statement that does not parse is left to the second pass to report.
+//! N-Triples and N-Quads are read line by line (a CR alone ends a line, as in the rewrite) and
+//! only lines that mention an equivalence predicate are parsed (unless literal links feed the
+//! classes, which needs every statement), so the first pass costs little more than reading the
+//! file. Other formats, given to [`Collector::read_graph`], are parsed in full by `oxrdfio`; to
+//! see exactly what a rewrite reads (legacy RDF/XML, `--lenient` recovery, FOXML), rewrite the
+//! input to N-Quads and give the lines to [`Collector::read_written`], as `pidcanon rewrite
+//! --collapse` does. A statement that does not parse is left to the second pass to report.
 //!
 //! ```
 //! use pidcanon::collapse::Collector;
@@ -65,6 +68,8 @@ pub struct Collector<'r> {
     literals: Option<&'r LiteralRewriter>,
     /// Equivalence statements with a side that is an invalid identifier: not collected.
     skipped_invalid: u64,
+    /// With literal links, the statements of the current window.
+    window: Vec<Quad>,
 }
 
 impl std::fmt::Debug for Collector<'_> {
@@ -91,6 +96,7 @@ impl<'r> Collector<'r> {
             rename: None,
             literals: None,
             skipped_invalid: 0,
+            window: Vec::new(),
         }
     }
 
@@ -138,14 +144,8 @@ impl<'r> Collector<'r> {
         base_iri: Option<&str>,
         source: u32,
     ) -> Result<(), CollectError> {
-        let mut window = Vec::new();
         if matches!(format, RdfFormat::NTriples | RdfFormat::NQuads) {
-            self.read_lines(
-                BufReader::with_capacity(1 << 16, input),
-                format,
-                source,
-                &mut window,
-            )?;
+            self.read_lines(BufReader::with_capacity(1 << 16, input), format, source)?;
         } else {
             let mut parser = RdfParser::from_format(format);
             if let Some(base) = base_iri {
@@ -154,11 +154,25 @@ impl<'r> Collector<'r> {
                     .map_err(|e| CollectError::Base(e.to_string()))?;
             }
             for quad in parser.for_reader(input).flatten() {
-                self.statement(quad, Origin { source, line: 0 }, &mut window)?;
+                self.statement(quad, Origin { source, line: 0 })?;
             }
         }
-        self.flush_window(&mut window, Origin { source, line: 0 })?;
-        Ok(())
+        self.end_input(source)
+    }
+
+    /// Reads `lines`, whole N-Triples / N-Quads lines of the input numbered `source` as a
+    /// reader wrote them (the statements a rewrite reads, written by a rewrite to N-Quads), in
+    /// as many calls as it takes; [`Self::end_input`] ends the input.
+    pub fn read_written(&mut self, lines: &[u8], source: u32) -> Result<(), CollectError> {
+        self.read_lines(lines, RdfFormat::NQuads, source)
+    }
+
+    /// Ends the input numbered `source` (the links of literals in its last statements).
+    pub fn end_input(&mut self, source: u32) -> Result<(), CollectError> {
+        let mut window = std::mem::take(&mut self.window);
+        let flushed = self.flush_window(&mut window, Origin { source, line: 0 });
+        self.window = window;
+        flushed
     }
 
     /// N-Triples / N-Quads, a line at a time; only lines that may be equivalence statements are
@@ -168,7 +182,6 @@ impl<'r> Collector<'r> {
         mut input: impl BufRead,
         format: RdfFormat,
         source: u32,
-        window: &mut Vec<Quad>,
     ) -> Result<(), CollectError> {
         let finders: Vec<memchr::memmem::Finder<'static>> = self
             .predicates
@@ -179,7 +192,8 @@ impl<'r> Collector<'r> {
         let mut number = 0;
         loop {
             line.clear();
-            if input.read_until(b'\n', &mut line)? == 0 {
+            // Lines as the rewrite cuts them: a CR alone ends one too.
+            if crate::position::read_line(&mut input, &mut line)? == 0 {
                 return Ok(());
             }
             number += 1;
@@ -192,24 +206,22 @@ impl<'r> Collector<'r> {
                     source,
                     line: number,
                 };
-                self.statement(quad, origin, window)?;
+                self.statement(quad, origin)?;
             }
         }
     }
 
     /// One statement: an equivalence is added; with literal links, the statement joins the
     /// window.
-    fn statement(
-        &mut self,
-        quad: Quad,
-        origin: Origin,
-        window: &mut Vec<Quad>,
-    ) -> Result<(), CollectError> {
+    fn statement(&mut self, quad: Quad, origin: Origin) -> Result<(), CollectError> {
         self.equivalence(&quad, origin)?;
         if self.literals.is_some() {
-            window.push(quad);
-            if window.len() >= WINDOW {
-                self.flush_window(window, origin)?;
+            self.window.push(quad);
+            if self.window.len() >= WINDOW {
+                let mut window = std::mem::take(&mut self.window);
+                let flushed = self.flush_window(&mut window, origin);
+                self.window = window;
+                flushed?;
             }
         }
         Ok(())

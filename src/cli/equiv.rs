@@ -2,16 +2,17 @@
 //! the inputs gathers equivalence classes), `--rename`, `--literals`.
 
 use super::files::Input;
+use super::graph::{Current, Hints};
 use super::summary::count;
 use super::temporary::Temporary;
 use clap::Args;
-use pidcanon::collapse::Collector;
+use pidcanon::collapse::{CollectError, Collector};
 use pidcanon::equivalence::{Equivalences, EquivalencesBuilder, LargeClass, RepresentativeOrder};
 use pidcanon::literals::{DoiCase, LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::mapping::IriMapping;
 use pidcanon::pairs::{PairProblem, read_pairs};
 use pidcanon::rename::RenameTable;
-use pidcanon::rewrite::{Report, Rewriter};
+use pidcanon::rewrite::{RdfFormat, Report, Rewriter};
 use pidcanon::{Policy, Registry};
 use std::fs::File;
 use std::io::{self, BufReader, Write};
@@ -78,14 +79,16 @@ pub(crate) struct Spooled {
     _file: Option<Temporary>,
 }
 
-/// Applies the options to `rewriter` (running the first pass of `--collapse` over `inputs`); a
-/// usage error is printed and gives `Err`.
+/// Applies the options to `rewriter` (running the first pass of `--collapse` over `inputs`,
+/// read by what `first_pass` gives: a rewriter to N-Quads with the same reading options, and
+/// how to feed it); a usage error is printed and gives `Err`.
 pub(crate) fn configure(
     args: &EquivalenceArgs,
     policy: &Policy,
     rewriter: Rewriter,
     inputs: &mut [Input],
     quiet: bool,
+    first_pass: impl FnOnce() -> Result<(Rewriter, Hints), String>,
 ) -> Result<(Rewriter, Spooled), String> {
     let registry = rewriter.registry();
     let literals = match &args.literals {
@@ -125,6 +128,7 @@ pub(crate) fn configure(
             args,
             policy,
             &rewriter,
+            first_pass()?,
             inputs,
             (&predicates, rename.as_ref(), literals.as_ref()),
         )?;
@@ -168,11 +172,16 @@ fn predicates(args: &EquivalenceArgs) -> Result<Vec<String>, String> {
     Ok(predicates)
 }
 
-/// The first pass: every input and every `--equivalences` file.
+/// The first pass: every input and every `--equivalences` file. N-Triples and N-Quads files are
+/// read line by line, as the rewrite cuts them, only the lines that may be equivalence
+/// statements parsed; every other input is read by `reader` as the rewrite reads it (the same
+/// parser, the legacy RDF/XML reading, `--lenient`'s recovery, FOXML objects and object stores),
+/// written as N-Quads for the collector.
 fn collect(
     args: &EquivalenceArgs,
     policy: &Policy,
     rewriter: &Rewriter,
+    (reader, hints): (Rewriter, Hints),
     inputs: &[Input],
     (predicates, rename, literals): (&[String], Option<&RenameTable>, Option<&LiteralRewriter>),
 ) -> Result<Equivalences, String> {
@@ -198,21 +207,35 @@ fn collect(
     } else {
         inputs.len()
     };
+    let lines = matches!(
+        rewriter.input_format(),
+        RdfFormat::NTriples | RdfFormat::NQuads
+    ) && !hints.reads_foxml();
     for (source, input) in inputs[..read].iter().enumerate() {
-        // Decompressed as the rewrite reads it; relative IRIs against the same base.
-        let (reader, _) = input.open(true).map_err(|e| e.to_string())?;
-        let base = rewriter
-            .base_iri()
-            .map(str::to_owned)
-            .or_else(|| input.base_iri());
-        collector
-            .read_graph(
-                reader,
-                rewriter.input_format(),
-                base.as_deref(),
-                source as u32,
-            )
-            .map_err(|e| format!("{}: {e}", input.name))?;
+        let source = source as u32;
+        let collected = if lines {
+            // Decompressed as the rewrite reads it.
+            let (reader, _) = input.open(true).map_err(|e| e.to_string())?;
+            collector.read_graph(reader, rewriter.input_format(), None, source)
+        } else {
+            let mut written = Collecting {
+                collector: &mut collector,
+                source,
+                pending: Vec::new(),
+                failed: None,
+            };
+            // What does not read is the rewrite's to report: it reads the same.
+            let _ = super::graph::feed(
+                reader.session(&mut written),
+                std::slice::from_ref(input),
+                &Current::default(),
+                true,
+                hints,
+                &mut |_, _| {},
+            );
+            written.finish()
+        };
+        collected.map_err(|e| format!("{}: {e}", input.name))?;
     }
     for (i, path) in args.equivalences.iter().enumerate() {
         let pairs = read_pairs(BufReader::new(open(path)?), registry)
@@ -223,6 +246,51 @@ fn collect(
             .map_err(|e| e.to_string())?;
     }
     Ok(collector.finish(args.max_class, args.allow_large_classes))
+}
+
+/// The first pass's output for one input: the statements the rewrite reads, written as N-Quads,
+/// collected a line at a time.
+struct Collecting<'c, 'r> {
+    collector: &'c mut Collector<'r>,
+    source: u32,
+    /// Written and not yet collected: the start of a line.
+    pending: Vec<u8>,
+    failed: Option<CollectError>,
+}
+
+impl Collecting<'_, '_> {
+    /// Collects what is left and ends the input.
+    fn finish(mut self) -> Result<(), CollectError> {
+        if let Some(failed) = self.failed.take() {
+            return Err(failed);
+        }
+        self.collector.read_written(&self.pending, self.source)?;
+        self.collector.end_input(self.source)
+    }
+}
+
+impl Write for Collecting<'_, '_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.failed.is_some() {
+            return Err(io::Error::other("the first pass of --collapse stopped"));
+        }
+        self.pending.extend_from_slice(bytes);
+        if let Some(end) = memchr::memrchr(b'\n', &self.pending) {
+            let collected = self
+                .collector
+                .read_written(&self.pending[..=end], self.source);
+            self.pending.drain(..=end);
+            if let Err(e) = collected {
+                self.failed = Some(e);
+                return Err(io::Error::other("the first pass of --collapse stopped"));
+            }
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Copies stdin to a temporary file that the inputs then name, so that it can be read twice.

@@ -31,22 +31,28 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         fail_on_invalid: args.strict,
         skip_syntax_errors: args.lenient,
     };
-    let (rewriter, mut inputs, mut hints) = match build("rewrite", &args.input, mode, output_format)
-    {
+    let (rewriter, mut inputs, hints) = match build("rewrite", &args.input, mode, output_format) {
         Ok(built) => built,
         Err(e) => return usage_error(&e),
     };
     if let Some(warning) = contradiction(args) {
         writeln!(io::stderr(), "pidcanon: warning: {warning}")?;
     }
-    // --collapse (its first pass runs here), --rename, --literals.
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = args.threads.unwrap_or(cores);
+    // --collapse (its first pass runs here, reading as the rewrite reads), --rename, --literals.
     let policy = args.input.policy.policy().map_err(io::Error::other)?;
+    let first_pass = || {
+        let (reader, _, hints) = build("rewrite", &args.input, mode, Some(RdfFormat::NQuads))?;
+        Ok(threaded(reader, hints, threads))
+    };
     let configured = super::equiv::configure(
         &args.equivalence,
         &policy,
         rewriter,
         &mut inputs,
         args.quiet,
+        first_pass,
     );
     let (rewriter, _spooled) = match configured {
         Ok(configured) => configured,
@@ -62,12 +68,8 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     } else {
         rewriter
     };
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let threads = args.threads.unwrap_or(cores);
-    // FOXML objects are read on the threads, each one's few statements rewritten on this one.
-    let rewriter = rewriter.with_threads(if hints.foxml.is_some() { 1 } else { threads });
+    let (rewriter, mut hints) = threaded(rewriter, hints, threads);
     if let Some(run) = &mut hints.foxml {
-        run.threads = threads;
         run.named_graphs &= !args.default_graph;
     }
     let named: Vec<(&str, &std::path::Path)> = [
@@ -297,6 +299,16 @@ pub(super) fn build(
     Ok((rewriter, inputs, hints))
 }
 
+/// `rewriter` and `hints` for `threads` threads: FOXML objects are read on the threads, each
+/// one's few statements rewritten on this one.
+fn threaded(rewriter: Rewriter, mut hints: Hints, threads: usize) -> (Rewriter, Hints) {
+    let rewriter = rewriter.with_threads(if hints.foxml.is_some() { 1 } else { threads });
+    if let Some(run) = &mut hints.foxml {
+        run.threads = threads;
+    }
+    (rewriter, hints)
+}
+
 /// What to do with bad input.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Mode {
@@ -314,6 +326,13 @@ pub(super) struct Hints {
     /// Each file is its own base.
     own_base: bool,
     foxml: Option<FoxmlRun>,
+}
+
+impl Hints {
+    /// The inputs are FOXML (files or object stores).
+    pub(super) fn reads_foxml(&self) -> bool {
+        self.foxml.is_some()
+    }
 }
 
 /// The one format of all inputs, from their extensions (stdin: N-Quads, which includes

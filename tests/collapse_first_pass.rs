@@ -1,0 +1,162 @@
+//! `--collapse` reads its inputs twice, and both passes must see the same statements: the
+//! first gathers the equivalence statements of exactly what the rewrite then reads — legacy
+//! RDF/XML, Turtle recovered from under `--lenient`, FOXML objects and object stores,
+//! compressed files, stdin. Each case: the equivalence statements between IRIs the rewrite
+//! writes without `--collapse`, counted, against the pairs the first pass says it gathered.
+
+mod common;
+
+use common::{Dir, run_pidcanon};
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+const SAME_AS: &str = "<http://www.w3.org/2002/07/owl#sameAs>";
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+/// The `owl:sameAs` statements between IRIs that `rewrite ARGS --to nq` writes.
+fn equivalence_statements(args: &[&str], stdin: &[u8]) -> usize {
+    let mut all = vec!["rewrite", "-q", "--to", "nq"];
+    all.extend_from_slice(args);
+    let out = run_pidcanon(&all, stdin);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        // (A CR alone ends a line too, and the line path keeps it.)
+        .split(['\n', '\r'])
+        .filter(|line| {
+            let terms: Vec<&str> = line.split(' ').collect();
+            terms.len() >= 4
+                && terms[1] == SAME_AS
+                && terms[0].starts_with('<')
+                && terms[2].starts_with('<')
+        })
+        .count()
+}
+
+/// The pairs the first pass of `rewrite --collapse ARGS` says it gathered.
+fn pairs_gathered(args: &[&str], stdin: &[u8]) -> usize {
+    let mut all = vec!["rewrite", "--collapse", "--to", "nq"];
+    all.extend_from_slice(args);
+    let out = run_pidcanon(&all, stdin);
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let at = said
+        .find("--collapse: ")
+        .unwrap_or_else(|| panic!("no --collapse summary: {said}"));
+    said[at + "--collapse: ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no pair count: {said}"))
+}
+
+/// Both passes see the same equivalence statements, and there are some.
+fn same_statements(case: &str, args: &[&str], stdin: &[u8]) {
+    let written = equivalence_statements(args, stdin);
+    assert!(written > 0, "{case}: no equivalence statement read");
+    assert_eq!(pairs_gathered(args, stdin), written, "{case}");
+}
+
+fn foxml(pid: &str, same_as: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<foxml:digitalObject VERSION="1.1" PID="{pid}" xmlns:foxml="info:fedora/fedora-system:def/foxml#">
+<foxml:objectProperties><foxml:property NAME="info:fedora/fedora-system:def/model#state" VALUE="Active"/></foxml:objectProperties>
+<foxml:datastream ID="RELS-EXT" CONTROL_GROUP="X" STATE="A" VERSIONABLE="true">
+<foxml:datastreamVersion ID="RELS-EXT.0" MIMETYPE="application/rdf+xml" CREATED="2008-07-02T05:09:42.015Z">
+<foxml:xmlContent>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:owl="http://www.w3.org/2002/07/owl#">
+<rdf:Description rdf:about="info:fedora/{pid}"><owl:sameAs rdf:resource="{same_as}"/></rdf:Description>
+</rdf:RDF>
+</foxml:xmlContent>
+</foxml:datastreamVersion>
+</foxml:datastream>
+</foxml:digitalObject>
+"#
+    )
+}
+
+#[test]
+fn legacy_rdfxml_is_read_by_both_passes_alike() {
+    let dir = Dir::new("first-pass-rdfxml");
+    let input = dir.file(
+        "legacy.rdf",
+        r#"<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:owl="http://www.w3.org/2002/07/owl#">
+<rdf:Description about="http://e/a"><owl:sameAs resource="http://e/b"/></rdf:Description>
+<rdf:Description rdf:about="http://e/c"><owl:sameAs rdf:resource="http://e/d"/></rdf:Description>
+</rdf:RDF>
+"#,
+    );
+    same_statements("legacy RDF/XML", &[p(&input)], b"");
+}
+
+#[test]
+fn lenient_turtle_is_recovered_from_by_both_passes_alike() {
+    let dir = Dir::new("first-pass-lenient");
+    let input = dir.file(
+        "bad.ttl",
+        "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n\
+         <http://e/a> owl:sameAs <http://e/b> .\n\
+         <http://e/x> !! <http://e/y> .\n\
+         <http://e/c> owl:sameAs <http://e/d> ;\n  <http://e/p> [ owl:sameAs <http://e/z> ] .\n\
+         <http://e/q> owl:sameAs <http://e/r>, ( bad .\n\
+         <http://e/e> owl:sameAs <http://e/f> .\n",
+    );
+    same_statements("--lenient Turtle", &["--lenient", p(&input)], b"");
+    same_statements(
+        "--lenient Turtle on stdin",
+        &["--lenient", "-i", "ttl", "-"],
+        &fs::read(&input).expect("readable"),
+    );
+}
+
+#[test]
+fn foxml_files_and_object_stores_are_read_by_both_passes_alike() {
+    let dir = Dir::new("first-pass-foxml");
+    let file = dir.file("demo1.xml", &foxml("demo:1", "info:fedora/demo:2"));
+    same_statements("a FOXML file", &[p(&file)], b"");
+    let store = dir.path("store");
+    fs::create_dir_all(store.join("aa")).expect("mkdir");
+    fs::write(
+        store.join("aa/one.xml"),
+        foxml("demo:3", "info:fedora/demo:4"),
+    )
+    .expect("written");
+    fs::write(store.join("two.xml"), foxml("demo:5", "hdl:10013/x")).expect("written");
+    same_statements("an object store", &[p(&store)], b"");
+}
+
+#[test]
+fn compressed_and_line_inputs_are_read_by_both_passes_alike() {
+    let dir = Dir::new("first-pass-compressed");
+    let text = "<http://e/a> <http://www.w3.org/2002/07/owl#sameAs> <http://e/b> .\r\
+                <info:fedora/demo%3a1> <http://www.w3.org/2002/07/owl#sameAs> <info:fedora/demo:9> .\n";
+    let path = dir.path("a.nt.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        fs::File::create(&path).expect("created"),
+        flate2::Compression::default(),
+    );
+    gz.write_all(text.as_bytes()).expect("written");
+    gz.finish().expect("finished");
+    same_statements("a .nt.gz with a lone CR", &[p(&path)], b"");
+    let ttl = dir.file("a.ttl", text);
+    let gz_ttl = dir.path("b.ttl.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        fs::File::create(&gz_ttl).expect("created"),
+        flate2::Compression::default(),
+    );
+    gz.write_all(&fs::read(&ttl).expect("readable"))
+        .expect("written");
+    gz.finish().expect("finished");
+    same_statements("Turtle and .ttl.gz", &[p(&ttl), p(&gz_ttl)], b"");
+}
