@@ -29,29 +29,8 @@ fn same_items(what: &str, input: &[u8], left: (&str, &[String]), right: (&str, &
 }
 
 /// The fast Turtle path against `oxttl` alone: the same statements in the same order, with the
-/// same lines and declarations, the same errors at the same places — but for the lines a
-/// syntax error spans, where the two are known to differ (open: docs/fuzzing.md, the ignored
-/// tests of tests/fuzz_regressions.rs, which use [`turtle_fast_vs_oxttl_strict`]).
+/// same lines and declarations, the same errors at the same places with the same lines.
 pub fn turtle_fast_vs_oxttl(text: &[u8]) {
-    let oxttl = turtle_items(text, BASE, false);
-    let fast = turtle_items(text, BASE, true);
-    let without_error_spans = |items: Vec<String>| -> Vec<String> {
-        items
-            .into_iter()
-            .map(|item| match (item.find(" | "), item.rfind(" | ")) {
-                (Some(first), Some(last)) if item.starts_with("error ") && first < last => {
-                    format!("{} | (lines) | {}", &item[..first], &item[last + 3..])
-                }
-                _ => item,
-            })
-            .collect()
-    };
-    let (oxttl, fast) = (without_error_spans(oxttl), without_error_spans(fast));
-    same_items("fast path", text, ("oxttl", &oxttl), ("fast", &fast));
-}
-
-/// [`turtle_fast_vs_oxttl`], the lines of syntax errors compared too.
-pub fn turtle_fast_vs_oxttl_strict(text: &[u8]) {
     let oxttl = turtle_items(text, BASE, false);
     let fast = turtle_items(text, BASE, true);
     same_items("fast path", text, ("oxttl", &oxttl), ("fast", &fast));
@@ -100,19 +79,9 @@ fn rewrite(rewriter: &Rewriter, input: &[u8]) -> (Vec<u8>, Vec<String>, String) 
 }
 
 /// Turtle on one thread against Turtle on two, cut into pieces of about `piece` bytes: the
-/// same bytes out, the same findings at the same places, the same report (or error) — the
-/// findings in any order, where the two are known to differ (open: docs/fuzzing.md, the ignored
-/// tests of tests/fuzz_regressions.rs, which use [`turtle_threads_strict`]).
+/// same bytes out, the same findings in the same order at the same places, the same report (or
+/// error).
 pub fn turtle_threads(text: &[u8], lenient: bool, output: RdfFormat, piece: usize) {
-    threads(text, lenient, output, piece, false);
-}
-
-/// [`turtle_threads`], the findings in the same order.
-pub fn turtle_threads_strict(text: &[u8], lenient: bool, output: RdfFormat, piece: usize) {
-    threads(text, lenient, output, piece, true);
-}
-
-fn threads(text: &[u8], lenient: bool, output: RdfFormat, piece: usize, in_order: bool) {
     let mut rewriter = Rewriter::new(Registry::default())
         .with_input_format(RdfFormat::Turtle)
         .with_output_format(output)
@@ -121,13 +90,9 @@ fn threads(text: &[u8], lenient: bool, output: RdfFormat, piece: usize, in_order
     if lenient {
         rewriter = rewriter.skip_syntax_errors();
     }
-    let mut one = rewrite(&rewriter, text);
+    let one = rewrite(&rewriter, text);
     let rewriter = rewriter.with_threads(2);
-    let mut two = with_piece_size(piece, || rewrite(&rewriter, text));
-    if !in_order {
-        one.1.sort();
-        two.1.sort();
-    }
+    let two = with_piece_size(piece, || rewrite(&rewriter, text));
     let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let lines = |b: &[u8]| lossy(b).lines().map(str::to_owned).collect::<Vec<_>>();
     let what = format!("threads ({output:?}, lenient {lenient}, pieces of {piece})");

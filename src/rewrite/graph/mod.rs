@@ -127,7 +127,8 @@ pub(crate) fn rewrite<W: Write>(
         rewriter.strict_rdfxml,
         rewriter.threads,
     );
-    if rewriter.threads > 1 && rewriter.literals.is_none() {
+    let premapped = rewriter.threads > 1 && rewriter.literals.is_none();
+    if premapped {
         // Identifier literals are recognized with hints from the statements around them in a
         // batch: those are canonicalized in batches of their own.
         let declared = graph_output(session).declared;
@@ -186,15 +187,37 @@ pub(crate) fn rewrite<W: Write>(
             Ok(mapper) => mapper,
             Err(e) => return (Err(RewriteError::Io(e)), None),
         };
+        // Batches sent to the worker and not yet applied.
+        let mut in_flight = 0_usize;
         let read = reader.read(input, |item, span, declarations| {
-            if take(session, item, span, declarations, &mut batch)? {
+            let full = if let Item::Notice(notice) = item {
+                // What was found in the statements before it is told first, as on one thread
+                // (`stream`): the statements read are mapped, and what the worker found is
+                // applied before the session hears of the notice (which may end the rewrite).
+                if premapped && !batch.quads.is_empty() {
+                    let full = std::mem::take(&mut batch);
+                    to_worker.send(full).map_err(|_| stopped())?;
+                    in_flight += 1;
+                }
+                while in_flight > 0 {
+                    let (result, _) = mapped.recv().map_err(|_| stopped())?;
+                    in_flight -= 1;
+                    apply(session, result)?;
+                }
+                return tell(session, notice, span);
+            } else {
+                take(session, item, span, declarations, &mut batch)?
+            };
+            if full {
                 let mut spare = None;
                 while let Ok((result, empty)) = mapped.try_recv() {
+                    in_flight -= 1;
                     apply(session, result)?;
                     spare = Some(empty);
                 }
                 let full = std::mem::replace(&mut batch, spare.unwrap_or_default());
                 to_worker.send(full).map_err(|_| stopped())?;
+                in_flight += 1;
             }
             Ok(())
         });

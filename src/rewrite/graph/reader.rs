@@ -521,8 +521,8 @@ impl Pending {
 
     /// The text of a bad statement found on line `error_line`, when it is known where it starts
     /// within a line (`start`: the line's number and the offset) or where it ends within the
-    /// line `error_line` (`end`): from its start to its end, with a line break; `None` when
-    /// only its lines are known ([`Pending::error_span`]).
+    /// line `error_line` (`end`): from its start to its end, with a line break where it ends
+    /// before its line does; `None` when only its lines are known ([`Pending::error_span`]).
     fn bad_statement(
         &self,
         error_line: u64,
@@ -543,7 +543,9 @@ impl Pending {
         let to = end.map_or(range.end, |end| (error_line_at + end).min(range.end));
         let from = from.min(to);
         let mut text = self.text()[from..to].to_vec();
-        if !text.last().copied().is_some_and(is_line_end) {
+        if to < range.end && !text.last().copied().is_some_and(is_line_end) {
+            // Cut before the end of its line (a statement follows it there): a line of its
+            // own in the rejects. At the end of the input, the input's bytes as they are.
             text.push(b'\n');
         }
         Some((
@@ -729,12 +731,17 @@ fn read_lines_with(
                     on_item(Item::Statement(quad), span, &declarations)?;
                     pending.keep_from(n);
                 }
-                groups.consume(lines);
                 if lines > 0 {
-                    // `oxttl` goes on between statements.
+                    // `oxttl` goes on between statements. What follows the last statement read
+                    // starts where it ends, as when `oxttl` reads it (a syntax error after it
+                    // gives the rejects the same text); after only comments, where the last
+                    // statement before them ends.
                     ends = StatementEnds::default();
-                    statement_start = None;
+                    if let Some(end) = groups.last_statement_end() {
+                        statement_start = end;
+                    }
                 }
+                groups.consume(lines);
                 if read == FastRead::NeedsMore {
                     groups.needs_more();
                     continue;

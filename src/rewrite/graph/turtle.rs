@@ -60,6 +60,8 @@ pub(crate) struct FastTurtle {
     /// How much of the last text read is read, and gave [`FastTurtle::triples`]: all of it,
     /// or after [`FastRead::NeedsMore`] the lines before the last statement that starts a line.
     pub(crate) complete: usize,
+    /// Where the final `.` of the last statement read (before [`FastTurtle::complete`]) is.
+    pub(crate) last_dot: Option<usize>,
 }
 
 impl FastTurtle {
@@ -80,6 +82,7 @@ impl FastTurtle {
             triples: Vec::new(),
             completed_by: Vec::new(),
             complete: 0,
+            last_dot: None,
         }
     }
 
@@ -97,14 +100,25 @@ impl FastTurtle {
             ended,
             ran_out: false,
             complete: (0, 0),
+            last_dot: None,
+            complete_dot: None,
             reader: self,
         };
-        let (read, complete) = match cursor.statements() {
-            Some(()) => (FastRead::Statements, (text.len(), self.triples.len())),
-            None if cursor.ran_out && !ended => (FastRead::NeedsMore, cursor.complete),
-            None => (FastRead::Unsure, (0, 0)),
+        let statements = cursor.statements();
+        let (last_dot, complete_dot) = (cursor.last_dot, cursor.complete_dot);
+        let (read, complete, last_dot) = match statements {
+            Some(()) => (
+                FastRead::Statements,
+                (text.len(), self.triples.len()),
+                last_dot,
+            ),
+            None if cursor.ran_out && !ended => {
+                (FastRead::NeedsMore, cursor.complete, complete_dot)
+            }
+            None => (FastRead::Unsure, (0, 0), None),
         };
         self.complete = complete.0;
+        self.last_dot = last_dot;
         self.triples.truncate(complete.1);
         self.completed_by.truncate(complete.1);
         self.in_oxttl_order();
@@ -182,6 +196,10 @@ struct Cursor<'t, 'r> {
     depth: usize,
     /// Where the last statement that starts its line starts, and how many triples come before.
     complete: (usize, usize),
+    /// Where the final `.` of the last statement read is; and of the last one before
+    /// [`Cursor::complete`].
+    last_dot: Option<usize>,
+    complete_dot: Option<usize>,
     ended: bool,
     /// Reading needed a byte past the end of the text.
     ran_out: bool,
@@ -239,6 +257,7 @@ impl Cursor<'_, '_> {
                 .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
             {
                 self.complete = (line_start, self.reader.triples.len());
+                self.complete_dot = self.last_dot;
             }
             self.statement()?;
         }
@@ -254,6 +273,7 @@ impl Cursor<'_, '_> {
         self.skip_ws()?;
         self.predicate_object_list(&subject)?;
         self.expect(b'.')?;
+        self.last_dot = Some(self.at - 1);
         // `.` and a digit are a decimal.
         if self.bytes.get(self.at).is_some_and(u8::is_ascii_digit) {
             return None;
@@ -721,6 +741,25 @@ impl Groups {
         let end = self.fast.complete;
         let lines = self.lines.partition_point(|&(start, _)| start < end);
         (lines, line_breaks(&self.text[..end]))
+    }
+
+    /// Where the last statement the last read read whole ends, as `oxttl`'s path tells it
+    /// ([`super::parallel::StatementEnds`]): the number of its line, and the offset in that line
+    /// just after its final `.` and the byte after it. `None` when it read no statement;
+    /// `Some(None)` where the scan would find no end (a `.` not followed by a space, a line
+    /// break or a comment).
+    pub(crate) fn last_statement_end(&self) -> Option<Option<(u64, usize)>> {
+        let dot = self.fast.last_dot?;
+        let end = || {
+            let after = *self.text.get(dot + 1)?;
+            if !(after.is_ascii_whitespace() || after == b'#') {
+                return None;
+            }
+            let index = self.lines.partition_point(|&(start, _)| start <= dot);
+            let &(start, line_no) = self.lines.get(index.checked_sub(1)?)?;
+            Some((line_no, dot + 2 - start))
+        };
+        Some(end())
     }
 
     /// Drops the first `lines` lines, read.
