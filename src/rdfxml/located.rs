@@ -125,18 +125,13 @@ impl Iterator for LocatedRdfXml<'_> {
             }
             Err(RdfXmlParseError::Syntax(e)) if note.unresolved_base.is_some() => {
                 let base = note.unresolved_base.as_deref().unwrap_or_default();
-                let message = format!(
-                    "xml:base {base:?} is a relative IRI, and there is no base IRI to resolve it \
-                     against (give one with --base): {e}"
-                );
-                let error = XmlError {
-                    location: at,
-                    message,
-                };
-                Err(RdfXmlParseError::Io(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    error,
-                )))
+                Err(explained(
+                    at,
+                    format!(
+                        "xml:base {base:?} is a relative IRI, and there is no base IRI to \
+                         resolve it against (give one with --base): {e}"
+                    ),
+                ))
             }
             Err(RdfXmlParseError::Syntax(e)) if note.legacy_attribute.is_some() => {
                 let name = note.legacy_attribute.as_deref().unwrap_or_default();
@@ -144,23 +139,28 @@ impl Iterator for LocatedRdfXml<'_> {
                     "base" => "xml:base".to_owned(),
                     _ => format!("rdf:{name}"),
                 };
-                let message = format!(
-                    "the attribute `{name}` is in no namespace (strict RDF/XML needs \
-                     `{qualified}`; without --strict-rdfxml it is read as such, with a warning): {e}"
-                );
-                let error = XmlError {
-                    location: at,
-                    message,
-                };
-                Err(RdfXmlParseError::Io(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    error,
-                )))
+                Err(explained(
+                    at,
+                    format!(
+                        "the attribute `{name}` is in no namespace (strict RDF/XML needs \
+                         `{qualified}`; without --strict-rdfxml it is read as such, with a \
+                         warning): {e}"
+                    ),
+                ))
             }
             other => other,
         };
         Some((result, at))
     }
+}
+
+/// A syntax error of `oxrdfxml` at `at`, told with what caused it.
+fn explained(at: Location, message: String) -> RdfXmlParseError {
+    let error = XmlError {
+        location: at,
+        message,
+    };
+    RdfXmlParseError::Io(io::Error::new(io::ErrorKind::InvalidData, error))
 }
 
 /// `literal` as the input wrote it, where `oxrdfxml` gave it otherwise (`None` where it did
