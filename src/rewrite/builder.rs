@@ -12,9 +12,12 @@ use std::sync::Arc;
 
 /// How to rewrite: formats, base IRI, the adapters, and what to do with bad input. Options are
 /// set in the builder style of `oxttl`'s parsers; [`session`](Rewriter::session) starts a rewrite.
-#[derive(Debug)]
+///
+/// A rewriter is cheap to clone (its adapters, mapping and literal rules are shared), so that
+/// an application can keep one configured rewriter and derive others from it.
+#[derive(Debug, Clone)]
 pub struct Rewriter {
-    pub(crate) registry: Registry,
+    pub(crate) registry: Arc<Registry>,
     pub(crate) input_format: RdfFormat,
     pub(crate) output_format: RdfFormat,
     pub(crate) base_iri: Option<String>,
@@ -35,7 +38,7 @@ impl Rewriter {
     #[must_use]
     pub fn new(registry: Registry) -> Self {
         Self {
-            registry,
+            registry: Arc::new(registry),
             input_format: RdfFormat::NTriples,
             output_format: RdfFormat::NTriples,
             base_iri: None,

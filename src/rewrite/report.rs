@@ -133,6 +133,48 @@ pub trait Observer {
     }
 }
 
+/// An observer lent to a session: what it hears, its owner keeps.
+///
+/// ```
+/// use pidcanon::Registry;
+/// use pidcanon::rewrite::{Location, Observer, RdfFormat, Rewriter};
+/// #[derive(Default)]
+/// struct Warnings(Vec<String>);
+/// impl Observer for Warnings {
+///     fn warning(&mut self, _: Location, message: &str) {
+///         self.0.push(message.to_owned());
+///     }
+/// }
+/// let rewriter = Rewriter::new(Registry::default()).with_format(RdfFormat::NTriples);
+/// let mut warnings = Warnings::default();
+/// let mut session = rewriter.session(Vec::new()).with_observer(&mut warnings);
+/// session.rewrite(&b"<http://e/s> <http://e/p> <http://e/o> .\n"[..])?;
+/// session.finish()?;
+/// assert!(warnings.0.is_empty());
+/// # Ok::<(), pidcanon::rewrite::RewriteError>(())
+/// ```
+impl<T: Observer + ?Sized> Observer for &mut T {
+    fn hears_rewrites(&self) -> bool {
+        (**self).hears_rewrites()
+    }
+
+    fn rewritten(&mut self, location: Location, original: &str, canonical: &str, kind: Kind) {
+        (**self).rewritten(location, original, canonical, kind);
+    }
+
+    fn invalid(&mut self, location: Location, iri: &str, error: &IdError) {
+        (**self).invalid(location, iri, error);
+    }
+
+    fn syntax_error(&mut self, error: &super::SyntaxError, recovery: Recovery) {
+        (**self).syntax_error(error, recovery);
+    }
+
+    fn warning(&mut self, location: Location, message: &str) {
+        (**self).warning(location, message);
+    }
+}
+
 /// An observer that ignores everything.
 impl Observer for () {
     fn hears_rewrites(&self) -> bool {

@@ -177,11 +177,37 @@ impl fmt::Display for Handle<'_> {
     }
 }
 
+/// A bare name (`NA/local`, taken as it is), or a handle IRI in any spelling the default policy
+/// reads — so what [`Display`](fmt::Display) writes parses back.
+///
+/// ```
+/// use pidcanon::scheme::handle::Handle;
+/// let h: Handle = "hdl:21.T11148/AbC".parse().unwrap();
+/// assert_eq!(h, "21.T11148/AbC".parse().unwrap());
+/// let doi: Handle = "https://doi.org/10.1000/abc".parse().unwrap();
+/// assert_eq!((doi.naming_authority(), doi.local_name()), ("10.1000", "abc"));
+/// assert!("hdl:21.T11148/AbC#x".parse::<Handle>().is_err());
+/// ```
 impl std::str::FromStr for Handle<'static> {
     type Err = IdError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let h = Handle::parse(s)?;
+        let adapter = HandleAdapter::new(&Policy::default())
+            .unwrap_or_else(|_| unreachable!("the default policy's resolvers are valid"));
+        let h = if adapter.locate(s).is_some() {
+            match adapter.read(s)? {
+                (h, "") => h,
+                (_, tail) => {
+                    return Err(IdError::new(
+                        Kind::Handle,
+                        Rule::Grammar("a handle has no query or fragment"),
+                        s.len() - tail.len(),
+                    ));
+                }
+            }
+        } else {
+            Handle::parse(s)?
+        };
         Ok(Handle {
             naming_authority: Cow::Owned(h.naming_authority.into_owned()),
             local_name: Cow::Owned(h.local_name.into_owned()),

@@ -1,0 +1,60 @@
+//! The library as an application uses it: a rewriter configured once and cloned onto threads,
+//! identifiers that parse back what they display.
+
+use pidcanon::Registry;
+use pidcanon::rewrite::{RdfFormat, Rewriter};
+use pidcanon::scheme::handle::Handle;
+
+/// `rewriter`'s output for `input`.
+fn rewrite(rewriter: &Rewriter, input: &[u8]) -> String {
+    let mut out = Vec::new();
+    let mut session = rewriter.session(&mut out);
+    session.rewrite(input).expect("rewrites");
+    session.finish().expect("finishes");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+#[test]
+fn a_rewriter_is_cloned_onto_threads_and_rewrites_as_the_original() {
+    let input = b"@prefix ex: <http://e/> .\n<info:fedora/demo%3a1> ex:p <hdl://10013/X>, [ ex:q ex:r ] .\n";
+    let rewriter = Rewriter::new(Registry::default())
+        .with_input_format(RdfFormat::Turtle)
+        .with_output_format(RdfFormat::NTriples);
+    fn shared<T: Send + Sync + Clone>(_: &T) {}
+    shared(&rewriter);
+    let expected = rewrite(&rewriter, input);
+    assert!(expected.contains("<info:fedora/demo:1>"), "{expected}");
+    let threads: Vec<_> = (0..2)
+        .map(|_| {
+            let rewriter = rewriter.clone();
+            std::thread::spawn(move || rewrite(&rewriter, input))
+        })
+        .collect();
+    for thread in threads {
+        assert_eq!(thread.join().expect("the thread ends"), expected);
+    }
+    // A clone configured further leaves the original as it was.
+    let to_turtle = rewriter.clone().with_output_format(RdfFormat::Turtle);
+    assert_ne!(rewrite(&to_turtle, input), expected);
+    assert_eq!(rewrite(&rewriter, input), expected);
+}
+
+#[test]
+fn a_handle_parses_back_what_it_displays() {
+    for name in [
+        "10013/X",
+        "21.T11148/AbC",
+        "10.1000/ABC",
+        "10.1000/a b#c?d%e",
+        "20.500.12345/é/x",
+        "10013/x/y",
+    ] {
+        let handle = Handle::parse(name).expect("a handle");
+        let displayed = handle.to_string();
+        let parsed: Handle = displayed
+            .parse()
+            .unwrap_or_else(|e| panic!("{displayed}: {e}"));
+        assert_eq!(parsed, handle, "{name} displayed as {displayed}");
+    }
+    assert!("hdl:10013/X?q".parse::<Handle>().is_err());
+}
