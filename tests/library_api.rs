@@ -58,3 +58,30 @@ fn a_handle_parses_back_what_it_displays() {
     }
     assert!("hdl:10013/X?q".parse::<Handle>().is_err());
 }
+
+#[test]
+fn a_quad_is_mapped_as_a_session_maps_it() {
+    use oxrdf::{GraphNameRef, NamedNodeRef, QuadRef};
+    use pidcanon::mapping::IriMapping;
+    use pidcanon::rename::RenameTable;
+    let registry = Registry::default();
+    let table = RenameTable::read(&b"info:fedora/demo:1\thttp://e/new\n"[..], &registry)
+        .expect("readable")
+        .expect("a valid table");
+    let rewriter = Rewriter::new(registry).with_mapping(IriMapping::new().with_rename(table));
+    let quad = QuadRef::new(
+        NamedNodeRef::new("info:fedora/demo%3a1").expect("an IRI"),
+        NamedNodeRef::new("http://e/p").expect("an IRI"),
+        NamedNodeRef::new("info:fedora/demo:1").expect("an IRI"),
+        GraphNameRef::DefaultGraph,
+    );
+    let mapped = rewriter.canonical_quad(quad);
+    assert_eq!(mapped.subject.to_string(), "<http://e/new>");
+    assert_eq!(mapped.object.to_string(), "<http://e/new>");
+    assert_eq!(rewriter.try_canonical_quad(quad).expect("valid"), mapped);
+    let line = rewrite(
+        &rewriter,
+        b"<info:fedora/demo%3a1> <http://e/p> <info:fedora/demo:1> .\n",
+    );
+    assert_eq!(line, format!("{mapped} .\n"));
+}

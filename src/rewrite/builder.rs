@@ -193,8 +193,11 @@ impl Rewriter {
         Session::new(self, writer)
     }
 
-    /// The statement with every IRI canonicalized; invalid identifiers are left as they are
-    /// (see [`try_canonical_quad`](Rewriter::try_canonical_quad) to hear of them).
+    /// The statement with every IRI canonicalized, then renamed and collapsed as the mapping
+    /// given with [`with_mapping`](Rewriter::with_mapping) says, as a session maps it; invalid
+    /// identifiers are left as they are (see [`try_canonical_quad`](Rewriter::try_canonical_quad)
+    /// to hear of them). An equivalence statement is mapped as any other (both sides become the
+    /// representative); a session instead keeps each member it names as a link.
     ///
     /// ```
     /// use oxrdf::{GraphName, NamedNodeRef, QuadRef};
@@ -250,23 +253,26 @@ impl Rewriter {
         invalid.map_or(Ok(quad), Err)
     }
 
-    /// `quad` with every IRI canonicalized; each invalid identifier goes to `on_invalid`.
+    /// `quad` with every IRI canonicalized, then mapped as [`Self::with_mapping`] says; each
+    /// invalid identifier goes to `on_invalid`.
     fn map_canonical(&self, quad: QuadRef<'_>, mut on_invalid: impl FnMut(&str, IdError)) -> Quad {
         let mut quad = quad.into_owned();
-        map_quad(
-            &mut quad,
-            &mut |iri| match self.registry.canonicalize_claimed(iri)? {
-                Ok(Canonical {
-                    iri: Cow::Owned(canonical),
-                    ..
-                }) if canonical != iri => Some(canonical),
-                Ok(_) => None,
-                Err(error) => {
+        let mapping = self.mapping.as_deref();
+        map_quad(&mut quad, &mut |iri| {
+            let canonical = match self.registry.canonicalize_claimed(iri) {
+                None => Cow::Borrowed(iri),
+                Some(Ok(Canonical { iri: canonical, .. })) => canonical,
+                Some(Err(error)) => {
                     on_invalid(iri, error);
-                    None
+                    return None;
                 }
-            },
-        );
+            };
+            let mapped = mapping.and_then(|m| m.target(&canonical));
+            match mapped.unwrap_or(&canonical) {
+                same if same == iri => None,
+                other => Some(other.to_owned()),
+            }
+        });
         quad
     }
 }
