@@ -79,6 +79,21 @@ fn a_quad_is_mapped_as_a_session_maps_it() {
     assert_eq!(mapped.subject.to_string(), "<http://e/new>");
     assert_eq!(mapped.object.to_string(), "<http://e/new>");
     assert_eq!(rewriter.try_canonical_quad(quad).expect("valid"), mapped);
+    let bad = QuadRef::new(
+        NamedNodeRef::new("info:fedora/no-colon").expect("an IRI"),
+        NamedNodeRef::new("http://e/p").expect("an IRI"),
+        NamedNodeRef::new("http://e/o").expect("an IRI"),
+        GraphNameRef::DefaultGraph,
+    );
+    let error = rewriter
+        .try_canonical_quad(bad)
+        .expect_err("a PID needs a colon");
+    assert!(
+        error
+            .to_string()
+            .starts_with("invalid identifier <info:fedora/no-colon>: fedora-object: "),
+        "{error}"
+    );
     let line = rewrite(
         &rewriter,
         b"<info:fedora/demo%3a1> <http://e/p> <info:fedora/demo:1> .\n",

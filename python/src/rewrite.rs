@@ -352,7 +352,13 @@ fn run(
 
 /// The Python exception for a rewrite error in `source`, with the command line's message.
 fn rewrite_error(py: Python<'_>, source: &str, error: RewriteError) -> PyErr {
-    let message = format!("{source}:{error}");
+    let message = match &error {
+        // (An identifier without a place reads `invalid identifier …`, not `LINE:COLUMN: …`.)
+        RewriteError::InvalidIdentifier { location, .. } if location.line().is_none() => {
+            format!("{source}: {error}")
+        }
+        _ => format!("{source}:{error}"),
+    };
     match error {
         RewriteError::Io(e) => e.into(),
         RewriteError::Syntax(error) => syntax_error(

@@ -512,6 +512,9 @@ impl Failure {
             RewriteError::Io(e) if names_its_file(e) => e.to_string(),
             RewriteError::Io(e) => format!("{file}: {e}"),
             RewriteError::Usage(e) => format!("{file}: {e}"),
+            RewriteError::InvalidIdentifier { location, .. } if location.line().is_none() => {
+                format!("{file}: {error}")
+            }
             e => format!("{file}:{e}"),
         };
         let hint = match error {

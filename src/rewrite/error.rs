@@ -65,7 +65,7 @@ pub enum RewriteError {
     Syntax(#[from] SyntaxError),
     /// An identifier an adapter claims is invalid (with
     /// [`fail_on_invalid`](super::Rewriter::fail_on_invalid)).
-    #[error("{location}: invalid identifier <{iri}>: {error}")]
+    #[error("{}invalid identifier <{iri}>: {error}", at(.location))]
     InvalidIdentifier {
         /// Where.
         location: Location,
@@ -79,4 +79,14 @@ pub enum RewriteError {
     /// named graph to be written in a format that has none.
     #[error("{0}")]
     Usage(String),
+}
+
+/// `location` and a colon before a message, if it is known (a statement given alone, to
+/// [`Rewriter::try_canonical_quad`](super::Rewriter::try_canonical_quad), has none).
+fn at(location: &Location) -> String {
+    if location.line().is_some() {
+        format!("{location}: ")
+    } else {
+        String::new()
+    }
 }
