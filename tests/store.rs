@@ -28,19 +28,25 @@ struct Corpus {
 }
 
 fn corpus() -> Corpus {
+    corpus_with(&[], |_| Vec::new())
+}
+
+/// The corpus, with `files` (name, text) written next to it, and its file rewrite with `--dedup`
+/// and the options `options` gives for the directory.
+fn corpus_with(files: &[(&str, &str)], options: impl FnOnce(&Path) -> Vec<String>) -> Corpus {
     let dir = tempfile::tempdir().expect("a temporary directory");
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("write a file");
+    }
     let data = dir.path().join("data.nq");
     let expected = dir.path().join("expected.nq");
     let nquads = store_support::corpus();
     std::fs::write(&data, &nquads).expect("write the corpus");
-    pidcanon_ok(&[
-        "rewrite",
-        "-q",
-        "--dedup",
-        path(&data),
-        "-o",
-        path(&expected),
-    ]);
+    let options = options(dir.path());
+    let mut args = vec!["rewrite", "-q", "--dedup"];
+    args.extend(options.iter().map(String::as_str));
+    args.extend([path(&data), "-o", path(&expected)]);
+    pidcanon_ok(&args);
     let expected = std::fs::read_to_string(&expected).expect("the file rewrite");
     Corpus {
         dir,
@@ -1207,4 +1213,158 @@ fn a_store_that_cannot_count_the_duplicates_is_normalized_and_says_so() {
     assert!(report["updates"].as_u64() > Some(1), "{report}");
     assert_eq!(asked.load(Ordering::SeqCst), 1, "asked again after a 400");
     assert_normalized(&server, &corpus, &binary, "reference");
+}
+
+/// A rename table for the corpus: IRIs no adapter claims (a predicate, a class, the name of a
+/// named graph), IRIs already canonical that an adapter claims (a model, a graph name that is
+/// also a subject), the canonical form of a spelling the store holds only in variants, and an
+/// IRI the store does not hold.
+const RENAME: &str = "# old\tnew\n\
+    http://purl.org/dc/terms/relation\thttp://example.org/terms/related\n\
+    http://purl.org/dc/terms/BibliographicResource\thttp://example.org/terms/Work\n\
+    http://example.org/g1\thttp://example.org/graphs/one\n\
+    info:fedora/demo:BookCModel\thttps://repo.example/models/book\n\
+    info:fedora/demo:1\thttps://repo.example/objects/1\n\
+    INFO:FEDORA/demo:Collection\thttps://repo.example/collections/demo\n\
+    http://absent.example/nothing\thttp://absent.example/still-nothing\n";
+
+/// Whether the store holds `iri` anywhere (a term, a graph name) outside the links graphs.
+fn holds(server: &Oxigraph, iri: &str) -> bool {
+    iris(server).contains(iri)
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn with_rename_the_store_ends_as_its_file_rewrite_with_rename_and_a_rerun_changes_nothing() {
+    let binary = store_support::oxigraph();
+    let corpus = corpus_with(&[("rename.tsv", RENAME)], |dir| {
+        vec![
+            "--rename".to_owned(),
+            path(&dir.join("rename.tsv")).to_owned(),
+        ]
+    });
+    let renamed = [
+        "http://purl.org/dc/terms/relation",
+        "http://purl.org/dc/terms/BibliographicResource",
+        "http://example.org/g1",
+        "info:fedora/demo:BookCModel",
+    ];
+    // The file rewrite renames them all (else this test would not test the renames).
+    for old in renamed {
+        assert!(
+            !corpus.expected.contains(&format!("<{old}>")),
+            "{old} in the file rewrite"
+        );
+    }
+    for new in [
+        "http://example.org/terms/related",
+        "http://example.org/graphs/one",
+        "https://repo.example/models/book",
+        "https://repo.example/objects/1",
+        "https://repo.example/collections/demo",
+    ] {
+        assert!(corpus.expected.contains(&format!("<{new}>")), "{new}");
+    }
+    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    for old in renamed {
+        assert!(holds(&server, old), "{old} not in the store");
+    }
+    let table = corpus.dir.path().join("rename.tsv");
+    let map = corpus.dir.path().join("map.tsv");
+    let first = run_store(
+        &server,
+        &[
+            "--rename",
+            path(&table),
+            "--batch",
+            "25",
+            "--page",
+            "200",
+            "--map",
+            path(&map),
+        ],
+    );
+    assert_normalized(&server, &corpus, &binary, "reference");
+    for old in renamed {
+        assert!(!holds(&server, old), "{old} still in the store");
+    }
+    let rewritten = first["rewritten_total"].as_u64().expect("a count");
+    // Both graph names: http://example.org/g1 and info:fedora/demo:1 (with its variant).
+    assert_eq!(first["graph_names_rewritten"].as_u64(), Some(3), "{first}");
+    let map = std::fs::read_to_string(&map).expect("the map");
+    assert_eq!(map.lines().count() as u64, rewritten);
+    // info:fedora/demo:1 is renamed as a graph name and as a subject, in two passes: one link.
+    let pairs: BTreeSet<(&str, &str)> = map
+        .lines()
+        .filter_map(|l| {
+            let mut columns = l.split('\t');
+            Some((columns.next()?, columns.next()?))
+        })
+        .collect();
+    assert_eq!(pairs.len() as u64, rewritten - 1, "{map}");
+    let links = count(
+        &server,
+        &format!("GRAPH <{LINKS}> {{ ?old <http://www.w3.org/2002/07/owl#sameAs> ?new }}"),
+    );
+    assert_eq!(links, pairs.len() as u64);
+    assert!(!map.contains("absent.example"), "{map}");
+    for (old, new) in [
+        (
+            "http://purl.org/dc/terms/relation",
+            "http://example.org/terms/related",
+        ),
+        (
+            "info:fedora/demo:BookCModel",
+            "https://repo.example/models/book",
+        ),
+        (
+            "INFO:FEDORA/demo:Collection",
+            "https://repo.example/collections/demo",
+        ),
+    ] {
+        assert!(map.contains(&format!("{old}\t{new}\t")), "{old}: {map}");
+    }
+
+    // Without paging too: the same store, and nothing left to do.
+    let dump = server.dump();
+    let second = run_store(&server, &["--rename", path(&table)]);
+    assert_eq!(second["rewritten_total"].as_u64(), Some(0), "{second}");
+    assert_eq!(second["updates"].as_u64(), Some(0), "{second}");
+    assert!(dataset(&server.dump(), None) == dataset(&dump, None));
+
+    // The same in one pass without --page, from the start.
+    let again = self::server(&binary, corpus.dir.path(), "unpaged", &corpus.nquads);
+    let unpaged = run_store(&again, &["--rename", path(&table)]);
+    assert_eq!(
+        unpaged["rewritten_total"].as_u64(),
+        Some(rewritten),
+        "{unpaged}"
+    );
+    assert_normalized(&again, &corpus, &binary, "reference-unpaged");
+}
+
+#[test]
+fn a_rename_table_with_problems_or_collapse_is_a_usage_error_before_the_store_is_asked() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let table = dir.path().join("rename.tsv");
+    std::fs::write(&table, "http://a/\thttp://b/\nhttp://b/\thttp://c/\n").expect("write");
+    // No server listens: a usage error must come before any request.
+    let url = format!("http://127.0.0.1:{}/query", store_support::free_port());
+    let output = pidcanon(
+        &["store", "--endpoint", &url, "--rename", path(&table)],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("rename.tsv:1:"), "{stderr}");
+    assert!(stderr.contains("itself renamed"), "{stderr}");
+
+    let output = pidcanon(&["store", "--endpoint", &url, "--collapse"], &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("store --collapse is not supported yet")
+            && stderr.contains("rewrite --collapse"),
+        "{stderr}"
+    );
 }

@@ -88,6 +88,13 @@ pub(crate) struct StoreArgs {
     /// Print the summary as JSON (on stderr; also with -q).
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     report: Option<String>,
+    /// Rename IRIs by a TSV file `old<TAB>new` (old spellings are canonicalized first), as
+    /// `pidcanon rewrite --rename` does.
+    #[arg(long, value_name = "FILE")]
+    rename: Option<PathBuf>,
+    /// Not supported by `store` yet: a usage error saying what to do instead.
+    #[arg(long, hide = true)]
+    collapse: bool,
     #[command(flatten)]
     policy: PolicyArgs,
 }
@@ -181,6 +188,14 @@ fn fail(args: &StoreArgs, message: &str, code: u8, report: &StoreReport) -> io::
 
 /// The client and normalizer the arguments describe.
 fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
+    if args.collapse {
+        return Err(
+            "store --collapse is not supported yet: dump the store, run `pidcanon \
+                    rewrite --collapse` on the dump, and load the result in place of the store \
+                    (see docs/store.md)"
+                .to_owned(),
+        );
+    }
     let policy = args.policy.policy().map_err(|e| e.to_string())?;
     let registry = Registry::from_policy(&policy).map_err(|e| e.to_string())?;
     let scheme = match args.auth {
@@ -235,6 +250,23 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
     }
     if let Some(links) = &args.links {
         normalizer = normalizer.with_links(links).map_err(|e| e.to_string())?;
+    }
+    if let Some(path) = &args.rename {
+        let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        normalizer = normalizer
+            .with_rename(&text)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .map_err(|problems| {
+                let lines: Vec<String> = problems
+                    .iter()
+                    .map(|p| format!("{}:{p}", path.display()))
+                    .collect();
+                format!(
+                    "{}, nothing rewritten:\n{}",
+                    count(problems.len() as u64, "problem", "problems"),
+                    lines.join("\n")
+                )
+            })?;
     }
     if args.dry_run {
         normalizer = normalizer.dry_run();

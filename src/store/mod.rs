@@ -32,6 +32,9 @@ pub use client::{AuthScheme, Client, ClientOptions, Credentials, Row, Value};
 pub use error::StoreError;
 pub use sparql::Graphs;
 
+use crate::mapping::IriMapping;
+use crate::pairs::{PairProblem, read_pairs};
+use crate::rename::RenameTable;
 use crate::{Canonical, Kind, Registry};
 use sparql::{Page, Sparql, iri};
 use std::borrow::Cow;
@@ -46,6 +49,10 @@ const MAX_BATCH_BYTES: usize = 64 * 1024;
 
 /// The most old IRIs of a batch asked about after its update, to check that it was applied.
 const CHECK_SAMPLE: usize = 16;
+
+/// The most renamed IRIs asked about in one query of the pass that finds the renamed IRIs no
+/// adapter's route leads to.
+const LISTED_BATCH: usize = 200;
 
 /// What a run found and did.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -138,6 +145,11 @@ impl Observer for NoObserver {}
 #[derive(Debug)]
 pub struct Normalizer {
     registry: Registry,
+    /// What becomes of a canonical IRI (renamed), as in the file rewrite.
+    mapping: IriMapping,
+    /// The old IRIs of the rename table that no adapter's route leads to (`<…>`): the routed
+    /// scan does not find them, so they are looked for by name.
+    unrouted: Vec<String>,
     graphs: Graphs,
     links: Option<String>,
     batch: usize,
@@ -159,6 +171,8 @@ impl Normalizer {
     pub fn new(registry: Registry) -> Self {
         Self {
             registry,
+            mapping: IriMapping::new(),
+            unrouted: Vec::new(),
             graphs: Graphs::Default,
             links: None,
             batch: 1000,
@@ -197,6 +211,35 @@ impl Normalizer {
         self.links = Some(links);
         self.check_links()?;
         Ok(self)
+    }
+
+    /// Renames IRIs by the table in `input` (`old<TAB>new` lines, read by [`RenameTable::read`],
+    /// as `pidcanon rewrite --rename` reads it): every IRI is canonicalized, then renamed, as in
+    /// the file rewrite ([`IriMapping::with_rename`]). Old IRIs that no adapter claims are
+    /// looked for by name (the scan for candidates finds only the IRIs an adapter may claim).
+    /// The table's problems, with their lines, if it is refused.
+    pub fn with_rename(mut self, input: &[u8]) -> io::Result<Result<Self, Vec<PairProblem>>> {
+        let table = match RenameTable::read(input, &self.registry)? {
+            Ok(table) => table,
+            Err(problems) => return Ok(Err(problems)),
+        };
+        // The table has no list of its old IRIs: read the pairs again for them.
+        let pairs = match read_pairs(input, &self.registry)? {
+            Ok(pairs) => pairs,
+            Err(problems) => return Ok(Err(problems)),
+        };
+        let sparql = Sparql::new(Graphs::Default, self.registry.routes(), None);
+        let mut unrouted: Vec<String> = pairs
+            .into_iter()
+            .map(|pair| pair.left.0)
+            .filter(|old| table.target(old).is_some() && !sparql.routed(old))
+            .filter_map(|old| iri(&old))
+            .collect();
+        unrouted.sort_unstable();
+        unrouted.dedup();
+        self.unrouted = unrouted;
+        self.mapping = std::mem::take(&mut self.mapping).with_rename(table);
+        Ok(Ok(self))
     }
 
     /// Old IRIs per update (at most 64 KiB of them, whatever `n`).
@@ -454,7 +497,8 @@ impl Run<'_> {
                     rows,
                 });
             }
-            return self.apply_all(pass, found);
+            self.apply_all(pass, found)?;
+            return self.listed(pass);
         };
         let mut after: Option<String> = None;
         loop {
@@ -477,7 +521,7 @@ impl Run<'_> {
             }
             self.apply_all(pass, std::mem::take(&mut found))?;
             if rows < limit {
-                return Ok(());
+                return self.listed(pass);
             }
             if last.is_none() || last == after {
                 return Err(StoreError::NotSparql {
@@ -488,6 +532,31 @@ impl Run<'_> {
             }
             after = last;
         }
+    }
+
+    /// Finds the renamed IRIs that no adapter's route leads to (which the scan of `pass` does
+    /// not find), by name, [`LISTED_BATCH`] at a time, and rewrites those the store holds.
+    fn listed(&mut self, pass: Pass) -> Result<(), StoreError> {
+        let (client, sparql) = (self.client, self.sparql);
+        for olds in self.normalizer.unrouted.chunks(LISTED_BATCH) {
+            let olds: Vec<&str> = olds.iter().map(String::as_str).collect();
+            let query = match pass {
+                Pass::GraphNames => sparql.graph_names_among(&olds),
+                Pass::Terms => sparql.terms_among(&olds),
+            };
+            let mut found = Batch::new();
+            let cut = client.select_each(&query, &mut |mut row| {
+                self.candidate(row.remove("x"), &mut found)
+            })?;
+            if let Some(rows) = cut {
+                return Err(StoreError::Truncated {
+                    endpoint: client.query_endpoint().to_owned(),
+                    rows,
+                });
+            }
+            self.apply_all(pass, found)?;
+        }
+        Ok(())
     }
 
     /// Examines the candidate IRI of one row of results, and adds its rewrite to `found` if it
@@ -507,18 +576,25 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// The rewrite of one candidate, if it needs one: `<old>`, `<new>` and the kind.
+    /// The rewrite of one candidate, if it needs one: `<old>`, `<new>` and the kind. The
+    /// candidate is canonicalized by the adapter that claims it, then renamed, as the file
+    /// rewrite does.
     fn examine(&mut self, candidate: &str) -> Option<Rewrite> {
-        let canonical = match self.normalizer.registry.canonicalize_claimed(candidate) {
-            Some(Ok(canonical)) if canonical.iri != candidate => canonical,
+        let normalizer = self.normalizer;
+        let (canonical, kind) = match normalizer.registry.canonicalize_claimed(candidate) {
+            Some(Ok(canonical)) => (canonical.iri, canonical.kind),
             Some(Err(e)) => {
                 self.report.invalid += 1;
                 self.observer.invalid(candidate, &e);
                 return None;
             }
-            _ => return None,
+            None => (Cow::Borrowed(candidate), Kind::Iri),
         };
-        if iri(candidate).is_none() || iri(&canonical.iri).is_none() {
+        let new = normalizer.mapping.renamed(&canonical).unwrap_or(&canonical);
+        if new == candidate {
+            return None;
+        }
+        if iri(candidate).is_none() || iri(new).is_none() {
             self.report.invalid += 1;
             self.observer
                 .invalid(candidate, &"cannot be written in a SPARQL query");
@@ -526,8 +602,8 @@ impl Run<'_> {
         }
         Some(Rewrite {
             old: candidate.to_owned(),
-            new: canonical.iri.into_owned(),
-            kind: canonical.kind,
+            new: new.to_owned(),
+            kind,
         })
     }
 

@@ -43,6 +43,8 @@ pub(crate) struct Sparql {
     routed: String,
     /// The length of `?head`: the longest route.
     head: usize,
+    /// The routes, in lower case, `scheme:` or `scheme://authority…`.
+    prefixes: Vec<String>,
     /// The provenance graph, `<…>`, where this run records its links.
     links: Option<String>,
     /// The links graphs, `<…>` (this run's and those marked by earlier runs), left out of every
@@ -83,11 +85,45 @@ impl Sparql {
             graphs,
             routed,
             head: longest,
+            prefixes,
             excluded: std::iter::once(REGISTRY.to_owned())
                 .chain(links.iter().cloned())
                 .collect(),
             links,
         }
+    }
+
+    /// Whether the scan for candidates finds `iri` (an adapter's route leads to it), as its
+    /// `FILTER` decides.
+    pub(crate) fn routed(&self, iri: &str) -> bool {
+        let head: String = iri
+            .chars()
+            .take(self.head)
+            .collect::<String>()
+            .to_lowercase();
+        self.prefixes.iter().any(|p| head.starts_with(p.as_str()))
+    }
+
+    /// Of `iris` (`<…>`), those in subject, predicate or object position in scope (`?x`): each
+    /// looked up by name.
+    pub(crate) fn terms_among(&self, iris: &[&str]) -> String {
+        let positions = ["?x ?p ?o", "?s ?x ?o", "?s ?p ?x"]
+            .map(|pattern| self.in_scope(pattern))
+            .join(" UNION ");
+        format!(
+            "SELECT ?x WHERE {{ VALUES ?x {{ {} }} FILTER EXISTS {{ {positions} }} }}",
+            iris.join(" ")
+        )
+    }
+
+    /// Of `iris` (`<…>`), those that name a named graph in scope (`?x`; with [`Graphs::All`]
+    /// only).
+    pub(crate) fn graph_names_among(&self, iris: &[&str]) -> String {
+        format!(
+            "SELECT ?x WHERE {{ VALUES ?x {{ {} }} FILTER EXISTS {{ GRAPH ?x {{ }} }}{} }}",
+            iris.join(" "),
+            self.not_excluded("?x")
+        )
     }
 
     /// Leaves these graphs (`<…>`, links graphs marked by earlier runs) out too.
@@ -517,5 +553,32 @@ mod tests {
         assert!(check.starts_with("ASK {"), "{check}");
         assert!(check.contains("GRAPH ?g { <info:b> ?p ?o }"), "{check}");
         assert!(check.contains(filter), "{check}");
+    }
+
+    #[test]
+    fn renamed_iris_no_route_leads_to_are_looked_for_by_name() {
+        let sparql = Sparql::new(
+            Graphs::All,
+            ["info", "https://DOI.org"].into_iter(),
+            Some("<urn:links>".to_owned()),
+        );
+        assert!(sparql.routed("INFO:fedora/x"));
+        assert!(sparql.routed("https://doi.org/10.1/x"));
+        assert!(!sparql.routed("http://purl.org/dc/terms/relation"));
+        assert!(!sparql.routed("inf"));
+        let terms = sparql.terms_among(&["<http://a/>", "<http://b/>"]);
+        assert!(
+            terms.starts_with(
+                "SELECT ?x WHERE { VALUES ?x { <http://a/> <http://b/> } FILTER EXISTS { "
+            ),
+            "{terms}"
+        );
+        assert!(terms.contains("GRAPH ?g { ?s ?x ?o }"), "{terms}");
+        assert!(terms.contains("?g != <urn:links>"), "{terms}");
+        let names = sparql.graph_names_among(&["<http://g/>"]);
+        assert!(
+            names.contains("FILTER EXISTS { GRAPH ?x { } } FILTER(?x != <urn:pidcanon:graphs>"),
+            "{names}"
+        );
     }
 }
