@@ -100,3 +100,30 @@ fn a_quad_is_mapped_as_a_session_maps_it() {
     );
     assert_eq!(line, format!("{mapped} .\n"));
 }
+
+#[test]
+fn statements_an_application_holds_are_rewritten_as_a_session_rewrites_them() {
+    let input = "<info:fedora/demo%3a1> <http://e/p> <hdl://10013/X> .\n\
+                 <http://e/s> <http://e/p> <info:fedora/no-colon> .\n\
+                 <HDL:10013/Y> <http://e/p> \"x\" <info:fedora/demo%3A2> .\n";
+    let quads: Vec<oxrdf::Quad> = oxttl::NQuadsParser::new()
+        .for_slice(input.as_bytes())
+        .collect::<Result<_, _>>()
+        .expect("N-Quads");
+    let rewriter = Rewriter::new(Registry::default()).with_format(RdfFormat::NQuads);
+    let by_session = rewrite(&rewriter, input.as_bytes());
+    let rewritten: Vec<String> = rewriter
+        .for_quads(quads.clone())
+        .map(|quad| format!("{} .\n", quad.expect("kept")))
+        .collect();
+    assert_eq!(rewritten.concat(), by_session);
+    let strict = rewriter.clone().fail_on_invalid();
+    let results: Vec<_> = strict.for_quads(quads).collect();
+    assert_eq!(results.len(), 3);
+    assert!(results[0].is_ok() && results[2].is_ok());
+    assert!(
+        results[1]
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains("<info:fedora/no-colon>"))
+    );
+}

@@ -33,6 +33,31 @@ pub struct Rewriter {
     pub(crate) literals: Option<Arc<LiteralRewriter>>,
 }
 
+/// The statements of [`Rewriter::for_quads`], rewritten.
+#[derive(Debug)]
+#[must_use]
+pub struct QuadRewriter<'r, I> {
+    rewriter: &'r Rewriter,
+    quads: I,
+}
+
+impl<I: Iterator<Item = Quad>> Iterator for QuadRewriter<'_, I> {
+    type Item = Result<Quad, RewriteError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let quad = self.quads.next()?;
+        Some(if self.rewriter.fail_on_invalid {
+            self.rewriter.try_canonical_quad(&quad)
+        } else {
+            Ok(self.rewriter.canonical_quad(&quad))
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.quads.size_hint()
+    }
+}
+
 impl Rewriter {
     /// A rewriter with `registry`'s adapters, N-Triples in and out.
     #[must_use]
@@ -251,6 +276,37 @@ impl Rewriter {
             });
         });
         invalid.map_or(Ok(quad), Err)
+    }
+
+    /// Rewrites statements an application already holds (parsed by itself, taken from a
+    /// store), in `oxttl`'s habit of parsers over a source: each statement as
+    /// [`canonical_quad`](Rewriter::canonical_quad) gives it (canonicalized and mapped), or, with
+    /// [`fail_on_invalid`](Rewriter::fail_on_invalid), the error of its first invalid
+    /// identifier (the iteration can go on past it).
+    ///
+    /// ```
+    /// use oxrdf::{GraphName, NamedNode, Quad};
+    /// use pidcanon::{rewrite::Rewriter, Registry};
+    /// let rewriter = Rewriter::new(Registry::default());
+    /// let quads = vec![Quad::new(
+    ///     NamedNode::new("hdl://10013/X")?,
+    ///     NamedNode::new("http://purl.org/dc/terms/relation")?,
+    ///     NamedNode::new("info:fedora/demo%3a1")?,
+    ///     GraphName::DefaultGraph,
+    /// )];
+    /// for quad in rewriter.for_quads(quads) {
+    ///     assert_eq!(quad?.to_string(), "<hdl:10013/X> <http://purl.org/dc/terms/relation> <info:fedora/demo:1>");
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_quads<I: IntoIterator<Item = Quad>>(
+        &self,
+        quads: I,
+    ) -> QuadRewriter<'_, I::IntoIter> {
+        QuadRewriter {
+            rewriter: self,
+            quads: quads.into_iter(),
+        }
     }
 
     /// `quad` with every IRI canonicalized, then mapped as [`Self::with_mapping`] says; each

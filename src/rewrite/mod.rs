@@ -75,7 +75,7 @@ pub(crate) fn fixture_files(dirs: &[&str], extensions: &[&str]) -> Vec<std::path
     files
 }
 
-pub use builder::Rewriter;
+pub use builder::{QuadRewriter, Rewriter};
 pub use error::{RewriteError, SyntaxError};
 pub use oxrdfio::RdfFormat;
 pub use report::{Location, Observer, Recovery, Report};
