@@ -286,3 +286,60 @@ fn a_declaration_the_scan_misses_sends_the_rest_to_one_thread() {
         assert!(one == many, "{threads} threads differ");
     }
 }
+
+/// A syntax error that stops the rewrite (not `--lenient`), after pieces canonicalized on the
+/// parsing threads: two threads tell the rewrites before it as one thread does, in the same
+/// order (docs/fuzzing.md, finding 3: two threads told none), and write the same bytes — every
+/// statement before the error, as N-Triples; as Turtle, what the serializer let out.
+#[test]
+fn the_rewrites_before_a_syntax_error_that_stops_are_told_on_two_threads() {
+    let mut input = big_turtle(&[]);
+    let at = input
+        .find("<info:fedora/demo%3a15000> ")
+        .expect("block 15000");
+    input.insert_str(at, "<http://a\0> <http://p> <http://o> .\n");
+    let rewrite = |threads: usize, to: RdfFormat| {
+        let rewriter = Rewriter::new(Registry::default())
+            .with_input_format(RdfFormat::Turtle)
+            .with_output_format(to)
+            .with_threads(threads);
+        let heard = Heard::default();
+        let mut out = Vec::new();
+        let mut session = rewriter.session(&mut out).with_observer(heard.clone());
+        let error = session
+            .rewrite(input.as_bytes())
+            .expect_err("stops at the error");
+        drop(session);
+        let heard = heard.0.take();
+        (out, heard, error.to_string())
+    };
+    for to in [RdfFormat::NTriples, RdfFormat::Turtle] {
+        let (one, heard_one, error_one) = rewrite(1, to);
+        assert!(
+            heard_one.len() >= 15_000 * 7,
+            "{} findings",
+            heard_one.len()
+        );
+        let (two, heard_two, error_two) = rewrite(2, to);
+        assert_eq!(error_one, error_two);
+        assert!(
+            one == two,
+            "{to:?}: two threads write other bytes: {} != {}",
+            one.len(),
+            two.len(),
+        );
+        if to == RdfFormat::NTriples {
+            let text = String::from_utf8_lossy(&one);
+            assert!(
+                text.ends_with("<http://example.com/ns#d> .\n"),
+                "{:?}",
+                &text[text.len() - 200..]
+            );
+            assert!(text.contains("<info:fedora/demo:14999> "));
+        }
+        assert_eq!(heard_one.len(), heard_two.len());
+        if let Some(at) = (0..heard_one.len()).find(|&i| heard_one[i] != heard_two[i]) {
+            panic!("finding {at}: {:?} != {:?}", heard_one[at], heard_two[at]);
+        }
+    }
+}

@@ -151,30 +151,43 @@ pub(crate) fn rewrite<W: Write>(
     }
     // Maps and writes a batch, leaving it empty with its capacity: batches are used again, so
     // that their vectors do not grow anew (and get copied as they grow) for every batch.
-    let mut map_and_write = move |batch: &mut GraphBatch, sink: &mut GraphSink| -> Mapped {
-        let mut found = Found::default();
-        worker.map(batch, &mut found);
-        let counts = sink.write(rewriter, batch)?;
-        Ok((found, counts))
-    };
+    // `whole`: before a notice, every line written goes on (see `stream`).
+    let mut map_and_write =
+        move |batch: &mut GraphBatch, sink: &mut GraphSink, whole: bool| -> Mapped {
+            let mut found = Found::default();
+            worker.map(batch, &mut found);
+            let counts = sink.write(rewriter, batch)?;
+            if whole {
+                sink.hand_over_lines();
+            }
+            Ok((found, counts))
+        };
     if rewriter.threads < 2 {
         let read = reader.read(input, |item, span, declarations| {
+            if let Item::Notice(notice) = item {
+                // The statements of the batch being filled are mapped with it, after the
+                // notice; those of the batches before it go on whole first (see `stream`).
+                sink.hand_over_lines();
+                apply(session, Ok((Found::default(), (0, 0))))?;
+                return tell(session, notice, span);
+            }
             if take(session, item, span, declarations, &mut batch)? {
-                let mapped = map_and_write(&mut batch, &mut sink);
+                let mapped = map_and_write(&mut batch, &mut sink, false);
                 apply(session, mapped)?;
             }
             Ok(())
         });
-        let done = read.and_then(|()| apply(session, map_and_write(&mut batch, &mut sink)));
+        let done = read.and_then(|()| apply(session, map_and_write(&mut batch, &mut sink, false)));
         graph_output(session).sink = Some(sink);
         return done;
     }
     let (done, sink) = std::thread::scope(|scope| {
-        let (to_worker, batches) = mpsc::sync_channel::<GraphBatch>(2);
+        // Each batch with whether every line written goes on after it (before a notice).
+        let (to_worker, batches) = mpsc::sync_channel::<(GraphBatch, bool)>(2);
         let (to_session, mapped) = mpsc::channel::<(Mapped, GraphBatch)>();
         let spawned = spawn_worker(scope, move || {
-            for mut batch in batches {
-                let result = map_and_write(&mut batch, &mut sink);
+            for (mut batch, whole) in batches {
+                let result = map_and_write(&mut batch, &mut sink, whole);
                 let failed = result.is_err();
                 if to_session.send((result, batch)).is_err() || failed {
                     break;
@@ -191,14 +204,18 @@ pub(crate) fn rewrite<W: Write>(
         let mut in_flight = 0_usize;
         let read = reader.read(input, |item, span, declarations| {
             let full = if let Item::Notice(notice) = item {
-                // What was found in the statements before it is told first, as on one thread
-                // (`stream`): the statements read are mapped, and what the worker found is
-                // applied before the session hears of the notice (which may end the rewrite).
-                if premapped && !batch.quads.is_empty() {
-                    let full = std::mem::take(&mut batch);
-                    to_worker.send(full).map_err(|_| stopped())?;
-                    in_flight += 1;
-                }
+                // What was found in the statements before it is told first, and what was
+                // written goes on, as on one thread (`stream`): the statements read are mapped
+                // (with `--literals`, as on one thread, the batch being filled waits), and what
+                // the worker found is applied before the session hears of the notice (which
+                // may end the rewrite).
+                let before = if premapped {
+                    std::mem::take(&mut batch)
+                } else {
+                    GraphBatch::default()
+                };
+                to_worker.send((before, true)).map_err(|_| stopped())?;
+                in_flight += 1;
                 while in_flight > 0 {
                     let (result, _) = mapped.recv().map_err(|_| stopped())?;
                     in_flight -= 1;
@@ -216,12 +233,12 @@ pub(crate) fn rewrite<W: Write>(
                     spare = Some(empty);
                 }
                 let full = std::mem::replace(&mut batch, spare.unwrap_or_default());
-                to_worker.send(full).map_err(|_| stopped())?;
+                to_worker.send((full, false)).map_err(|_| stopped())?;
                 in_flight += 1;
             }
             Ok(())
         });
-        let sent = read.and_then(|()| to_worker.send(batch).map_err(|_| stopped()));
+        let sent = read.and_then(|()| to_worker.send((batch, false)).map_err(|_| stopped()));
         drop(to_worker);
         let mut done = sent;
         for (result, _) in mapped {
@@ -271,7 +288,10 @@ fn stream<W: Write>(
                 ));
             }
             Item::Notice(notice) => {
-                // What was found before it is told first.
+                // What was found before it is told first, and every line written before it goes
+                // on (not only whole blocks): where the notice ends the rewrite, the output
+                // holds every statement before it, whatever the thread count.
+                sink.hand_over_lines();
                 hand_over(session, sink, &mut found)?;
                 unapplied = 0;
                 return tell(session, notice, span);

@@ -188,11 +188,12 @@ pub(crate) fn read(
     };
     std::thread::scope(|scope| {
         let mut parsers = Vec::new();
+        let mut handles = Vec::new();
         for _ in 0..threads {
             let (pieces, to_parse) = mpsc::sync_channel::<Arc<Piece>>(2);
             let (to_session, parsed) = mpsc::sync_channel::<Parsed>(2);
             let premap = premap.clone();
-            spawn_worker(scope, move || {
+            let handle = spawn_worker(scope, move || {
                 let mut worker = premap.map(|p| GraphWorker::new(p.rewriter, p.needs, p.input));
                 let mut home = Home::new();
                 for piece in to_parse {
@@ -204,79 +205,102 @@ pub(crate) fn read(
                     }
                 }
             })?;
+            handles.push(handle);
             parsers.push(Parser { pieces, parsed });
         }
-        let mut pipeline = Pipeline {
-            parsers,
-            sent: 0,
-            in_flight: VecDeque::new(),
-            last: start.clone(),
-            disagreed: false,
-            first,
-        };
-        let mut buffer = Vec::new();
-        // Where the text not yet sent starts in `buffer`.
-        let mut unsent = 0;
-        let mut scanner = Scanner::default();
-        let mut ended = false;
-        let mut lines_before = 0;
-        // What the next piece is sent with, while the pieces before it agree.
-        let mut guess = start;
-        let fell_back = loop {
-            let Some(Cut {
-                end,
-                declares,
-                leftover,
-            }) = scanner.cut(&buffer[unsent..], ended)
-            else {
-                if scanner.lost || buffer.len() - unsent > MAX_PIECE {
-                    break true;
-                }
-                if ended {
-                    break false;
-                }
-                buffer.drain(..unsent);
-                unsent = 0;
-                let filled = buffer.len();
-                buffer.resize(filled + READ, 0);
-                let read = read_some(&mut input, &mut buffer[filled..])?;
-                buffer.truncate(filled + read);
-                ended = read == 0;
-                continue;
-            };
-            let text = buffer[unsent..unsent + end].to_vec();
-            unsent += end;
-            scanner.cut_at(end);
-            let piece = Piece {
-                lines_before,
-                before: {
-                    repeated_work(guess.declarations.0.len());
-                    guess.clone()
-                },
-                text: Arc::new(text),
-                first: pipeline.first.clone(),
-            };
-            lines_before += line_breaks(&piece.text);
-            let leftover = piece.text[leftover..].to_vec();
-            let leftover_lines = line_breaks(&leftover);
-            guess.leftover = (lines_before + 1 - leftover_lines, leftover);
-            if !pipeline.send(piece, on_item)? {
+        let read = read_pieces(parsers, start, first, &mut input, on_item);
+        // The parsing threads stop once the pipeline is gone; they are joined, not only waited
+        // for (as the scope does, until their work returns): a joined thread has also run its
+        // thread-local destructors, so that nothing of it is left allocated when this returns
+        // (LeakSanitizer took what was left for a leak, fuzzing turtle_threads).
+        for handle in handles {
+            if let Err(panic) = handle.join() {
+                // As the scope would: a parsing thread's panic is not an error of the input.
+                std::panic::resume_unwind(panic);
+            }
+        }
+        read
+    })
+}
+
+/// [`read`] once the parsing threads are started.
+fn read_pieces(
+    parsers: Vec<Parser>,
+    start: Before,
+    first: Option<Declarations>,
+    mut input: impl BufRead,
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+) -> Result<(), RewriteError> {
+    let mut pipeline = Pipeline {
+        parsers,
+        sent: 0,
+        in_flight: VecDeque::new(),
+        last: start.clone(),
+        disagreed: false,
+        first,
+    };
+    let mut buffer = Vec::new();
+    // Where the text not yet sent starts in `buffer`.
+    let mut unsent = 0;
+    let mut scanner = Scanner::default();
+    let mut ended = false;
+    let mut lines_before = 0;
+    // What the next piece is sent with, while the pieces before it agree.
+    let mut guess = start;
+    let fell_back = loop {
+        let Some(Cut {
+            end,
+            declares,
+            leftover,
+        }) = scanner.cut(&buffer[unsent..], ended)
+        else {
+            if scanner.lost || buffer.len() - unsent > MAX_PIECE {
                 break true;
             }
-            if declares || pipeline.first.is_none() {
-                // The next piece needs the declarations this one makes, or those before the
-                // input's first statement (for the IRI finder), which may be in this one.
-                if !pipeline.drain(on_item)? {
-                    break true;
-                }
-                guess = pipeline.last.clone();
+            if ended {
+                break false;
             }
+            buffer.drain(..unsent);
+            unsent = 0;
+            let filled = buffer.len();
+            buffer.resize(filled + READ, 0);
+            let read = read_some(&mut input, &mut buffer[filled..])?;
+            buffer.truncate(filled + read);
+            ended = read == 0;
+            continue;
         };
-        if !pipeline.drain(on_item)? || fell_back {
-            return pipeline.read_rest(lines_before, &buffer[unsent..], input, on_item);
+        let text = buffer[unsent..unsent + end].to_vec();
+        unsent += end;
+        scanner.cut_at(end);
+        let piece = Piece {
+            lines_before,
+            before: {
+                repeated_work(guess.declarations.0.len());
+                guess.clone()
+            },
+            text: Arc::new(text),
+            first: pipeline.first.clone(),
+        };
+        lines_before += line_breaks(&piece.text);
+        let leftover = piece.text[leftover..].to_vec();
+        let leftover_lines = line_breaks(&leftover);
+        guess.leftover = (lines_before + 1 - leftover_lines, leftover);
+        if !pipeline.send(piece, on_item)? {
+            break true;
         }
-        Ok(())
-    })
+        if declares || pipeline.first.is_none() {
+            // The next piece needs the declarations this one makes, or those before the
+            // input's first statement (for the IRI finder), which may be in this one.
+            if !pipeline.drain(on_item)? {
+                break true;
+            }
+            guess = pipeline.last.clone();
+        }
+    };
+    if !pipeline.drain(on_item)? || fell_back {
+        return pipeline.read_rest(lines_before, &buffer[unsent..], input, on_item);
+    }
+    Ok(())
 }
 
 /// Reads into `buffer`, again when interrupted.

@@ -171,6 +171,17 @@ impl GraphSink {
         std::mem::take(&mut self.counts)
     }
 
+    /// Moves every line written so far to the shared buffer, not only whole blocks: before a
+    /// notice, which may end the rewrite, so that what was written before it goes out
+    /// whatever the batches were (lines of a serializer's output stay in it).
+    pub(crate) fn hand_over_lines(&mut self) {
+        if let Some(lines) = &mut self.lines
+            && !lines.is_empty()
+        {
+            self.shared.append(lines);
+        }
+    }
+
     /// Ends the document (a serializer that never saw a statement still writes an empty one).
     pub(crate) fn finish(self, rewriter: &Rewriter) -> Result<(), RewriteError> {
         if let Some(mut lines) = self.lines {
