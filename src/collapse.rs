@@ -167,6 +167,37 @@ impl<'r> Collector<'r> {
         self.read_lines(lines, RdfFormat::NQuads, source)
     }
 
+    /// Adds a statement an application holds, of the input numbered `source`: an equivalence
+    /// statement between IRIs joins the classes (with literal links, every statement joins the
+    /// window its links are computed in; [`Self::end_input`] ends the input).
+    ///
+    /// ```
+    /// use oxrdf::{GraphName, NamedNode, Quad};
+    /// use pidcanon::collapse::Collector;
+    /// use pidcanon::equivalence::{EquivalencesBuilder, RepresentativeOrder};
+    /// use pidcanon::mapping::IriMapping;
+    /// use pidcanon::Registry;
+    /// let registry = Registry::default();
+    /// let mut collector = Collector::new(
+    ///     &registry,
+    ///     EquivalencesBuilder::new(RepresentativeOrder::default()),
+    ///     vec![IriMapping::OWL_SAME_AS.into()],
+    /// );
+    /// collector.add_statement(Quad::new(
+    ///     NamedNode::new("info:fedora/demo%3a1")?,
+    ///     NamedNode::new(IriMapping::OWL_SAME_AS)?,
+    ///     NamedNode::new("hdl://10013/abc")?,
+    ///     GraphName::DefaultGraph,
+    /// ), 0)?;
+    /// collector.end_input(0)?;
+    /// let equivalences = collector.finish(1000, false);
+    /// assert_eq!(equivalences.representative("info:fedora/demo:1"), Some("hdl:10013/abc"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_statement(&mut self, quad: Quad, source: u32) -> Result<(), CollectError> {
+        self.statement(quad, Origin { source, line: 0 })
+    }
+
     /// Ends the input numbered `source` (the links of literals in its last statements).
     pub fn end_input(&mut self, source: u32) -> Result<(), CollectError> {
         let mut window = std::mem::take(&mut self.window);

@@ -33,6 +33,52 @@ impl fmt::Display for PairProblem {
     }
 }
 
+impl std::error::Error for PairProblem {}
+
+/// The pairs of IRIs an application holds (any spelling of an identifier), numbered from 1 in
+/// the place of lines; the problems of every bad pair, or the pairs.
+///
+/// ```
+/// use pidcanon::{pairs::pairs_of, Registry};
+/// let pairs = pairs_of([("info:fedora/demo%3a1", "https://repo.example/obj/1")], &Registry::default()).unwrap();
+/// assert_eq!(pairs[0].left.0, "info:fedora/demo:1");
+/// let problems = pairs_of([("info:fedora/x", "http://e/")], &Registry::default()).unwrap_err();
+/// assert_eq!(problems[0].line, 1);
+/// ```
+pub fn pairs_of<'a>(
+    iris: impl IntoIterator<Item = (&'a str, &'a str)>,
+    registry: &Registry,
+) -> Result<Vec<Pair>, Vec<PairProblem>> {
+    let mut pairs = Vec::new();
+    let mut problems = Vec::new();
+    for (index, (left, right)) in iris.into_iter().enumerate() {
+        match pair(registry, index as u64 + 1, left, right) {
+            Ok(pair) => pairs.push(pair),
+            Err(bad) => problems.extend(bad),
+        }
+    }
+    if problems.is_empty() {
+        Ok(pairs)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The pair of `left` and `right`, numbered `line`, each canonicalized; the problem of each
+/// side that is not an identifier.
+fn pair(registry: &Registry, line: u64, left: &str, right: &str) -> Result<Pair, Vec<PairProblem>> {
+    let side = |column: &str, name: &str| {
+        canonical(registry, column).map_err(|e| PairProblem {
+            line,
+            message: format!("{name} <{column}>: {e}"),
+        })
+    };
+    match (side(left, "first column"), side(right, "second column")) {
+        (Ok(left), Ok(right)) => Ok(Pair { line, left, right }),
+        (left, right) => Err(left.err().into_iter().chain(right.err()).collect()),
+    }
+}
+
 /// Reads every pair of `input`; the problems of every bad line, or the pairs.
 ///
 /// ```
@@ -68,18 +114,9 @@ pub fn read_pairs(
             });
             continue;
         }
-        let side = |column: &str, name: &str| {
-            canonical(registry, column).map_err(|e| PairProblem {
-                line,
-                message: format!("{name} <{column}>: {e}"),
-            })
-        };
-        match (
-            side(columns[0], "first column"),
-            side(columns[1], "second column"),
-        ) {
-            (Ok(left), Ok(right)) => pairs.push(Pair { line, left, right }),
-            (left, right) => problems.extend(left.err().into_iter().chain(right.err())),
+        match pair(registry, line, columns[0], columns[1]) {
+            Ok(pair) => pairs.push(pair),
+            Err(bad) => problems.extend(bad),
         }
     }
     Ok(if problems.is_empty() {

@@ -20,7 +20,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-use crate::pairs::{PairProblem, read_pairs};
+use crate::pairs::{Pair, PairProblem, pairs_of, read_pairs};
 use crate::{Kind, Registry};
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -52,14 +52,33 @@ impl RenameTable {
         input: impl BufRead,
         registry: &Registry,
     ) -> std::io::Result<Result<Self, Vec<PairProblem>>> {
-        let pairs = match read_pairs(input, registry)? {
-            Ok(pairs) => pairs,
-            Err(problems) => return Ok(Err(problems)),
-        };
+        Ok(read_pairs(input, registry)?.and_then(|pairs| Self::from_pairs(&pairs)))
+    }
+
+    /// A checked table of the pairs `(old, new)` an application holds (any spelling of an
+    /// identifier); the problems (numbered from 1 by pair), or the table.
+    ///
+    /// ```
+    /// use pidcanon::{rename::RenameTable, Registry};
+    /// let table = RenameTable::from_iris([("info:fedora/demo%3a1", "http://e/new")], &Registry::default())?;
+    /// assert_eq!(table.target("info:fedora/demo:1"), Some("http://e/new"));
+    /// let cycle = RenameTable::from_iris([("http://e/a", "http://e/b"), ("http://e/b", "http://e/a")], &Registry::default());
+    /// assert!(cycle.unwrap_err()[0].message.contains("a cycle"));
+    /// # Ok::<(), Vec<pidcanon::pairs::PairProblem>>(())
+    /// ```
+    pub fn from_iris<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+        registry: &Registry,
+    ) -> Result<Self, Vec<PairProblem>> {
+        Self::from_pairs(&pairs_of(pairs, registry)?)
+    }
+
+    /// Checks canonical pairs: conflicts, chains and cycles are problems.
+    fn from_pairs(pairs: &[Pair]) -> Result<Self, Vec<PairProblem>> {
         // Old IRI → (new IRI, its kind, the line that said so).
         let mut targets: HashMap<Box<str>, (Box<str>, Kind, u64)> = HashMap::new();
         let mut problems = Vec::new();
-        for pair in &pairs {
+        for pair in pairs {
             let (old, new) = (&pair.left.0, &pair.right.0);
             if old == new {
                 continue;
@@ -80,7 +99,7 @@ impl RenameTable {
                 }
             }
         }
-        for pair in &pairs {
+        for pair in pairs {
             let (old, new) = (&pair.left.0, &pair.right.0);
             if let Some((further, _, line)) = targets.get(new.as_str())
                 && old != new
@@ -112,14 +131,14 @@ impl RenameTable {
         problems.sort_by_key(|p| p.line);
         problems.dedup();
         if !problems.is_empty() {
-            return Ok(Err(problems));
+            return Err(problems);
         }
-        Ok(Ok(Self {
+        Ok(Self {
             targets: targets
                 .into_iter()
                 .map(|(old, (new, kind, _))| (old, (new, kind)))
                 .collect(),
-        }))
+        })
     }
 
     /// The new IRI of a canonical `iri`, if it is renamed. Allocates nothing.
