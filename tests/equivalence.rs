@@ -1,4 +1,4 @@
-//! Equivalences across schemes (issue 14): `--collapse`, `--rename`, `--literals`, end to end.
+//! Equivalences across schemes: `--collapse`, `--rename`, `--literals`, end to end.
 //! A generated corpus of sameAs chains and stars across schemes with one statement that joins
 //! two large classes; properties on generated graphs: the result does not depend on statement
 //! order or thread count, running twice changes nothing, every input IRI is in the `--map`
@@ -580,8 +580,8 @@ fn the_real_corpus_collapses_without_loss() {
     }
 }
 
-// Issue 26, item 1: `--collapse` keeps every member of a class, as `<rep> P <member>` once each,
-// written after the rest of the output.
+// `--collapse` keeps every member of a class, as `<rep> P <member>` once each, written after
+// the rest of the output.
 
 const DOI_R: &str = "https://doi.org/10.5555/r";
 
