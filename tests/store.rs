@@ -28,19 +28,23 @@ struct Corpus {
 }
 
 fn corpus() -> Corpus {
-    corpus_with(&[], |_| Vec::new())
+    corpus_with("", &[], |_| Vec::new())
 }
 
-/// The corpus, with `files` (name, text) written next to it, and its file rewrite with `--dedup`
-/// and the options `options` gives for the directory.
-fn corpus_with(files: &[(&str, &str)], options: impl FnOnce(&Path) -> Vec<String>) -> Corpus {
+/// The corpus and `extra` (N-Quads), with `files` (name, text) written next to it, and its file
+/// rewrite with `--dedup` and the options `options` gives for the directory.
+fn corpus_with(
+    extra: &str,
+    files: &[(&str, &str)],
+    options: impl FnOnce(&Path) -> Vec<String>,
+) -> Corpus {
     let dir = tempfile::tempdir().expect("a temporary directory");
     for (name, text) in files {
         std::fs::write(dir.path().join(name), text).expect("write a file");
     }
     let data = dir.path().join("data.nq");
     let expected = dir.path().join("expected.nq");
-    let nquads = store_support::corpus();
+    let nquads = store_support::corpus() + extra;
     std::fs::write(&data, &nquads).expect("write the corpus");
     let options = options(dir.path());
     let mut args = vec!["rewrite", "-q", "--dedup"];
@@ -1237,7 +1241,7 @@ fn holds(server: &Oxigraph, iri: &str) -> bool {
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn with_rename_the_store_ends_as_its_file_rewrite_with_rename_and_a_rerun_changes_nothing() {
     let binary = store_support::oxigraph();
-    let corpus = corpus_with(&[("rename.tsv", RENAME)], |dir| {
+    let corpus = corpus_with("", &[("rename.tsv", RENAME)], |dir| {
         vec![
             "--rename".to_owned(),
             path(&dir.join("rename.tsv")).to_owned(),
@@ -1366,5 +1370,141 @@ fn a_rename_table_with_problems_or_collapse_is_a_usage_error_before_the_store_is
         stderr.contains("store --collapse is not supported yet")
             && stderr.contains("rewrite --collapse"),
         "{stderr}"
+    );
+}
+
+/// Identifiers written as literals: full forms and bare ones under predicates that name their
+/// scheme, on IRI subjects (one of them renamed by --rename) and on blank nodes whose nodes name
+/// the scheme, in the default graph and in a named graph; an invalid one; literals of predicates
+/// outside the default list.
+const LITERALS: &str = r#"<http://example.org/article/1> <http://purl.org/ontology/bibo/doi> "https://dx.doi.org/10.1000/XYZ" .
+<http://example.org/article/1> <http://purl.org/dc/terms/identifier> "hdl://10013/EPIC.10033" <http://example.org/g1> .
+<http://example.org/article/1> <http://purl.org/dc/terms/identifier> "doi:10.1000/ABC"@en .
+<http://example.org/article/1> <http://purl.org/dc/terms/identifier> "DOI:10.1000/ABC"^^<http://www.w3.org/2001/XMLSchema#anyURI> .
+<http://example.org/article/2> <http://purl.org/ontology/bibo/doi> "doi:10.1000/182" .
+<http://example.org/article/2> <http://purl.org/ontology/bibo/doi> "10.1000" .
+<http://example.org/article/2> <http://example.org/terms/note> "doi:10.1000/NOTE" .
+<info:fedora/demo:BookCModel> <http://purl.org/dc/terms/identifier> "INFO:FEDORA/demo%3aBookCModel" .
+<http://example.org/article/3> <http://schema.org/identifier> _:pv .
+_:pv <http://schema.org/propertyID> "DOI" .
+_:pv <http://schema.org/value> "https://doi.org/10.5555/Bare" .
+_:pv2 <http://schema.org/propertyID> "doi" <http://example.org/g1> .
+_:pv2 <http://schema.org/value> "doi:10.5555/Other" <http://example.org/g1> .
+_:pv3 <http://purl.org/dc/terms/identifier> "hdl:10013/same" .
+_:pv4 <http://purl.org/dc/terms/identifier> "hdl:10013/same" .
+"#;
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn with_literals_the_store_ends_as_its_file_rewrite_with_literals_and_a_rerun_changes_nothing() {
+    let binary = store_support::oxigraph();
+    for (name, options) in [
+        ("default", vec!["--literals"]),
+        (
+            "listed",
+            vec![
+                "--literals=bibo:doi,schema:value,http://example.org/terms/note",
+                "--doi-literal-case",
+                "upper",
+            ],
+        ),
+        ("renamed", vec!["--literals=all", "--rename", "RENAME"]),
+    ] {
+        let corpus = corpus_with(LITERALS, &[("rename.tsv", RENAME)], |dir| {
+            let table = path(&dir.join("rename.tsv")).to_owned();
+            options
+                .iter()
+                .map(|o| {
+                    if *o == "RENAME" {
+                        table.clone()
+                    } else {
+                        (*o).to_owned()
+                    }
+                })
+                .collect()
+        });
+        let table = path(&corpus.dir.path().join("rename.tsv")).to_owned();
+        let options: Vec<&str> = options
+            .iter()
+            .map(|o| if *o == "RENAME" { table.as_str() } else { o })
+            .collect();
+        // The file rewrite changes literals (else this test would not test them).
+        let plain = store_support::corpus() + LITERALS;
+        let literals_in = |nquads: &str| -> BTreeSet<String> {
+            nquads
+                .lines()
+                .filter(|l| l.contains("\" ") || l.contains("\"@") || l.contains("\"^^"))
+                .filter(|l| l.contains("10.") || l.contains("10013") || l.contains("demo"))
+                .map(str::to_owned)
+                .collect()
+        };
+        assert!(
+            literals_in(&corpus.expected) != literals_in(&plain),
+            "{name}: no literal rewritten by the file rewrite"
+        );
+        let server = server(&binary, corpus.dir.path(), name, &corpus.nquads);
+        let mut args = vec!["--batch", "3"];
+        args.extend(&options);
+        let first = run_store(&server, &args);
+        assert!(
+            first["literals_rewritten"].as_u64() > Some(0),
+            "{name}: {first}"
+        );
+        assert_normalized(&server, &corpus, &binary, &format!("{name}-reference"));
+        let dump = server.dump();
+        let second = run_store(&server, &options);
+        assert_eq!(
+            second["literals_rewritten"].as_u64(),
+            Some(0),
+            "{name}: {second}"
+        );
+        assert_eq!(second["updates"].as_u64(), Some(0), "{name}: {second}");
+        assert!(
+            dataset(&server.dump(), None) == dataset(&dump, None),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn a_literal_that_blank_nodes_would_have_rewritten_differently_is_left_and_reported() {
+    let binary = store_support::oxigraph();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // The same literal under schema:value: bare on the node that says it is a DOI, the DOI
+    // resolver's IRI on the other.
+    let nquads = "_:a <http://schema.org/propertyID> \"doi\" .\n\
+                  _:a <http://schema.org/value> \"doi:10.5555/X\" .\n\
+                  _:b <http://schema.org/value> \"doi:10.5555/X\" .\n\
+                  <http://example.org/c> <http://schema.org/value> \"doi:10.5555/X\" .\n";
+    let server = server(&binary, dir.path(), "store", nquads);
+    let (query, update) = (server.query_url(), server.update_url());
+    let args = [
+        "store",
+        "--endpoint",
+        &query,
+        "--update-endpoint",
+        &update,
+        "--literals",
+        "--report",
+        "json",
+    ];
+    let (_, stderr) = pidcanon_ok(&args);
+    let report = report(&stderr);
+    assert_eq!(report["literals_rewritten"].as_u64(), Some(1), "{report}");
+    assert_eq!(report["invalid_identifiers"].as_u64(), Some(1), "{report}");
+    assert!(
+        stderr.contains("\"doi:10.5555/X\"")
+            && stderr.contains("are rewritten differently")
+            && stderr.contains("pidcanon rewrite --literals"),
+        "{stderr}"
+    );
+    let dump = server.dump();
+    assert_eq!(dump.matches("\"doi:10.5555/X\"").count(), 2, "{dump}");
+    assert!(
+        dump.contains(
+            "<http://example.org/c> <http://schema.org/value> \"https://doi.org/10.5555/X\""
+        ),
+        "{dump}"
     );
 }

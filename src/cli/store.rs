@@ -5,6 +5,7 @@ use super::args::PolicyArgs;
 use super::summary::count;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use pidcanon::literals::{DoiCase, LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::store::{
     AuthScheme, Client, ClientOptions, Credentials, Graphs, Normalizer, Observer, StoreError,
     StoreReport,
@@ -92,6 +93,19 @@ pub(crate) struct StoreArgs {
     /// `pidcanon rewrite --rename` does.
     #[arg(long, value_name = "FILE")]
     rename: Option<PathBuf>,
+    /// Rewrite identifiers written as literals, as `pidcanon rewrite --literals` does: of the
+    /// default predicates, of `all` literals, or of the predicates listed (`--literals=LIST`).
+    #[arg(
+        long,
+        value_name = "PREDICATES",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "default"
+    )]
+    literals: Option<String>,
+    /// How DOI literals are cased [default: the policy's doi_literal_case, else preserve].
+    #[arg(long, value_enum)]
+    doi_literal_case: Option<DoiCase>,
     /// Not supported by `store` yet: a usage error saying what to do instead.
     #[arg(long, hide = true)]
     collapse: bool,
@@ -268,6 +282,16 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
                 )
             })?;
     }
+    if let Some(list) = &args.literals {
+        let literals = LiteralRewriter::new(LiteralOptions {
+            predicates: Predicates::parse(list)?,
+            doi_case: args.doi_literal_case.unwrap_or(policy.doi_literal_case),
+            link: None,
+        });
+        normalizer = normalizer
+            .with_literals(literals)
+            .map_err(|e| e.to_string())?;
+    }
     if args.dry_run {
         normalizer = normalizer.dry_run();
     }
@@ -409,6 +433,7 @@ fn report_json(report: &StoreReport, dry_run: bool, error: Option<&str>) -> serd
         "rewritten_total": report.rewritten_total(),
         "graph_names_rewritten": report.graph_names_rewritten,
         "invalid_identifiers": report.invalid,
+        "literals_rewritten": report.literals_rewritten,
         "statements_before": counted(report.statements_before, report.statements_counted),
         "statements_after": counted(report.statements_after, error.is_none()),
         "triple_terms": counted(report.triple_terms, report.statements_counted),
@@ -427,13 +452,26 @@ fn report_json(report: &StoreReport, dry_run: bool, error: Option<&str>) -> serd
 fn print_summary(stderr: &mut impl Write, report: &StoreReport, dry_run: bool) -> io::Result<()> {
     writeln!(
         stderr,
-        "pidcanon: {} examined; {} {}{}, {} of them graph names; {}; {} before, {} after, {}; \
+        "pidcanon: {} examined; {} {}{}, {} of them graph names{}; {}; {} before, {} after, {}; \
          {}{}, {} ({}); {:.1} s",
         count(report.iris_examined, "IRI", "IRIs"),
         report.rewritten_total(),
         if dry_run { "to rewrite" } else { "rewritten" },
         super::summary::kinds_text(&report.rewritten),
         report.graph_names_rewritten,
+        if report.literals_rewritten > 0 {
+            format!(
+                "; {} {}",
+                count(
+                    report.literals_rewritten,
+                    "identifier literal",
+                    "identifier literals"
+                ),
+                if dry_run { "to rewrite" } else { "rewritten" }
+            )
+        } else {
+            String::new()
+        },
         count(report.invalid, "invalid identifier", "invalid identifiers"),
         count(report.statements_before, "statement", "statements"),
         report.statements_after,

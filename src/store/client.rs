@@ -171,6 +171,12 @@ pub struct Value {
     pub kind: String,
     /// The IRI, the lexical form or the blank node label.
     pub value: String,
+    /// A literal's datatype, if the results say (not for simple and language-tagged ones).
+    #[serde(default)]
+    pub datatype: Option<String>,
+    /// A language-tagged literal's language.
+    #[serde(default, rename = "xml:lang")]
+    pub lang: Option<String>,
 }
 
 /// The 2xx answer of an endpoint, its body not read yet.

@@ -48,6 +48,19 @@ pub enum StoreError {
         /// The cap, as the endpoint gave it.
         rows: String,
     },
+    /// The endpoint cut the results of the literal query (`--literals`, which is not paged) at
+    /// a row cap; the IRIs were rewritten, the literals not.
+    #[error(
+        "{endpoint}: the store cut the results of the identifier literals' query at {rows} rows \
+         (X-SPARQL-MaxRows): the literals were not rewritten; raise the store's cap (Virtuoso: \
+         ResultSetMaxRows) or name fewer predicates with --literals=LIST"
+    )]
+    LiteralsTruncated {
+        /// The URL of the endpoint.
+        endpoint: String,
+        /// The cap, as the endpoint gave it.
+        rows: String,
+    },
     /// The endpoint refused a request for a reason retrying does not change, and what to do
     /// about it (a 401 that asks for digest authentication, a query endpoint sent an update,
     /// Virtuoso's anonymous `/sparql` refusing updates with SR186).

@@ -26,12 +26,14 @@
 
 mod client;
 mod error;
+mod literals;
 mod sparql;
 
 pub use client::{AuthScheme, Client, ClientOptions, Credentials, Row, Value};
 pub use error::StoreError;
 pub use sparql::Graphs;
 
+use crate::literals::LiteralRewriter;
 use crate::mapping::IriMapping;
 use crate::pairs::{PairProblem, read_pairs};
 use crate::rename::RenameTable;
@@ -64,8 +66,11 @@ pub struct StoreReport {
     pub rewritten: BTreeMap<Kind, u64>,
     /// Of those, names of named graphs.
     pub graph_names_rewritten: u64,
-    /// Claimed IRIs that are invalid (or cannot be written in SPARQL), left unchanged.
+    /// Claimed IRIs that are invalid (or cannot be written in SPARQL), left unchanged; with
+    /// literals, identifier literals too.
     pub invalid: u64,
+    /// Statements whose identifier literal was rewritten (or, in a dry run, is to be).
+    pub literals_rewritten: u64,
     /// Statements in scope before the run.
     pub statements_before: u64,
     /// Whether `statements_before` and `triple_terms` were counted: false only in the report
@@ -150,6 +155,8 @@ pub struct Normalizer {
     /// The old IRIs of the rename table that no adapter's route leads to (`<…>`): the routed
     /// scan does not find them, so they are looked for by name.
     unrouted: Vec<String>,
+    /// Identifier literals, rewritten as by `pidcanon rewrite --literals`.
+    literals: Option<LiteralRewriter>,
     graphs: Graphs,
     links: Option<String>,
     batch: usize,
@@ -173,6 +180,7 @@ impl Normalizer {
             registry,
             mapping: IriMapping::new(),
             unrouted: Vec::new(),
+            literals: None,
             graphs: Graphs::Default,
             links: None,
             batch: 1000,
@@ -240,6 +248,19 @@ impl Normalizer {
         self.unrouted = unrouted;
         self.mapping = std::mem::take(&mut self.mapping).with_rename(table);
         Ok(Ok(self))
+    }
+
+    /// Rewrites identifiers written as literals with `literals`, as `pidcanon rewrite
+    /// --literals` does, after the IRIs (each subject's statements are one window of the
+    /// rewriter); refuses links of literals (`--literal-links`), which `store` does not write.
+    pub fn with_literals(mut self, literals: LiteralRewriter) -> Result<Self, StoreError> {
+        if literals.options().link.is_some() {
+            return Err(StoreError::Config(
+                "links of identifier literals are not written by `store`".to_owned(),
+            ));
+        }
+        self.literals = Some(literals);
+        Ok(self)
     }
 
     /// Old IRIs per update (at most 64 KiB of them, whatever `n`).
@@ -407,6 +428,7 @@ impl Run<'_> {
             run.pass(Pass::GraphNames)?;
         }
         run.pass(Pass::Terms)?;
+        run.literals()?;
         run.report.statements_after = if normalizer.dry_run {
             run.report.statements_before
         } else {

@@ -126,6 +126,72 @@ impl Sparql {
         )
     }
 
+    /// The statements in scope (`?s ?p ?o`, and `?g` in a named graph) whose object is a
+    /// literal, of `predicates` (`<…>`; every predicate if `None`), and those of `hints` (`<…>`,
+    /// whatever their object): the windows of the literal pass.
+    pub(crate) fn literal_statements(
+        &self,
+        predicates: Option<&[String]>,
+        hints: &[&str],
+    ) -> String {
+        let only = match predicates {
+            Some(list) => format!("VALUES ?p {{ {} }} ", list.join(" ")),
+            None => String::new(),
+        };
+        format!(
+            "SELECT DISTINCT ?s ?p ?o ?g WHERE {{ {{ {only}{} FILTER(isLITERAL(?o)) }} UNION \
+             {{ VALUES ?p {{ {} }} {} }} }}",
+            self.in_scope("?s ?p ?o"),
+            hints.join(" "),
+            self.in_scope("?s ?p ?o")
+        )
+    }
+
+    /// `statement` (`s p o`, IRIs and literals) in `graph` (`<…>`, or the default graph).
+    fn in_graph(graph: Option<&str>, statement: &str) -> String {
+        match graph {
+            Some(graph) => format!("GRAPH {graph} {{ {statement} }}"),
+            None => statement.to_owned(),
+        }
+    }
+
+    /// The update that replaces `old` by `new` (statements whose subject is an IRI, written
+    /// out), each in its graph (`<…>`, or the default graph).
+    pub(crate) fn rewrite_statements(&self, pairs: &[(Option<String>, String, String)]) -> String {
+        let mut update = String::new();
+        for (graph, old, new) in pairs {
+            let (old, new) = (
+                Self::in_graph(graph.as_deref(), old),
+                Self::in_graph(graph.as_deref(), new),
+            );
+            let _ = writeln!(
+                update,
+                "DELETE DATA {{ {old} }} ;\nINSERT DATA {{ {new} }} ;"
+            );
+        }
+        finish(update)
+    }
+
+    /// The update that replaces the literal `old` by `new` under `predicate` (`<…>`) for every
+    /// blank node subject in `graph` (`<…>`, or the default graph).
+    pub(crate) fn rewrite_blank_literals(
+        &self,
+        groups: &[(Option<String>, String, String, String)],
+    ) -> String {
+        let mut update = String::new();
+        for (graph, predicate, old, new) in groups {
+            let (old, new) = (
+                Self::in_graph(graph.as_deref(), &format!("?s {predicate} {old}")),
+                Self::in_graph(graph.as_deref(), &format!("?s {predicate} {new}")),
+            );
+            let _ = writeln!(
+                update,
+                "DELETE {{ {old} }} INSERT {{ {new} }} WHERE {{ {old} FILTER(isBLANK(?s)) }} ;"
+            );
+        }
+        finish(update)
+    }
+
     /// Leaves these graphs (`<…>`, links graphs marked by earlier runs) out too.
     pub(crate) fn exclude(&mut self, graphs: impl IntoIterator<Item = String>) {
         for graph in graphs {
