@@ -29,6 +29,7 @@ fn map_subject(subject: &mut NamedOrBlankNode, f: &mut impl FnMut(&str) -> Optio
 fn map_term(term: &mut Term, f: &mut impl FnMut(&str) -> Option<String>) {
     match term {
         Term::NamedNode(node) => map_named_node(node, f),
+        #[cfg(feature = "rdf-12")]
         Term::Triple(triple) => {
             map_subject(&mut triple.subject, f);
             map_named_node(&mut triple.predicate, f);

@@ -6,7 +6,9 @@
 //! <http://s> <http://p> "a \"quoted\" line\n"@en <http://g> .
 //! ```
 
-use oxrdf::{BlankNode, GraphName, Literal, NamedOrBlankNode, Quad, Term, Triple, vocab::xsd};
+#[cfg(feature = "rdf-12")]
+use oxrdf::Triple;
+use oxrdf::{BlankNode, GraphName, Literal, NamedOrBlankNode, Quad, Term, vocab::xsd};
 
 /// Appends `quad` to `out` as an N-Quads line (an N-Triples line in the default graph).
 pub(crate) fn write_quad(out: &mut Vec<u8>, quad: &Quad) {
@@ -74,11 +76,13 @@ fn write_term(
         Term::NamedNode(node) => write_iri(out, node.as_str()),
         Term::BlankNode(node) => blank_node(out, node),
         Term::Literal(literal) => write_literal(out, literal),
+        #[cfg(feature = "rdf-12")]
         Term::Triple(triple) => write_triple_term(out, triple, blank_node),
     }
 }
 
 /// An RDF 1.2 triple term: `<<( s p o )>>`.
+#[cfg(feature = "rdf-12")]
 fn write_triple_term(
     out: &mut Vec<u8>,
     triple: &Triple,
@@ -98,6 +102,7 @@ fn write_literal(out: &mut Vec<u8>, literal: &Literal) {
     if let Some(language) = literal.language() {
         out.push(b'@');
         out.extend_from_slice(language.as_bytes());
+        #[cfg(feature = "rdf-12")]
         if let Some(direction) = literal.direction() {
             out.extend_from_slice(b"--");
             out.extend_from_slice(direction.to_string().as_bytes());
@@ -194,28 +199,32 @@ mod tests {
         let s = NamedNode::new_unchecked("http://s");
         let p = NamedNode::new_unchecked("http://p");
         let every_char: String = (0..0x80u8).map(char::from).collect();
-        let objects: Vec<Term> = vec![
+        #[cfg_attr(not(feature = "rdf-12"), allow(unused_mut))]
+        let mut objects: Vec<Term> = vec![
             s.clone().into(),
             BlankNode::new_unchecked("b1").into(),
             BlankNode::default().into(),
             Literal::new_simple_literal(every_char.clone()).into(),
             Literal::new_simple_literal("\u{FFFE}\u{FFFF}\u{FFFD}\u{EFFF} é 書 \u{10FFFF}").into(),
             Literal::new_language_tagged_literal_unchecked("été \"x\"", "fr-CA").into(),
+            Literal::new_typed_literal("3", xsd::INTEGER).into(),
+            Literal::new_typed_literal("x\\y", xsd::STRING).into(),
+        ];
+        #[cfg(feature = "rdf-12")]
+        objects.extend([
             Literal::new_directional_language_tagged_literal_unchecked(
                 "ب",
                 "ar",
                 oxrdf::BaseDirection::Rtl,
             )
             .into(),
-            Literal::new_typed_literal("3", xsd::INTEGER).into(),
-            Literal::new_typed_literal("x\\y", xsd::STRING).into(),
             Triple::new(
                 BlankNode::new_unchecked("t"),
                 p.clone(),
                 Triple::new(s.clone(), p.clone(), Literal::from("in")),
             )
             .into(),
-        ];
+        ]);
         let graphs: [GraphName; 3] = [
             GraphName::DefaultGraph,
             NamedNode::new_unchecked("http://g").into(),

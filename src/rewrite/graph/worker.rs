@@ -679,6 +679,7 @@ pub(crate) fn mark_made_up(quad: &mut Quad, text: &[u8]) {
 fn mark_term(term: &mut Term, mark: &mut impl FnMut(&mut BlankNode)) {
     match term {
         Term::BlankNode(b) => mark(b),
+        #[cfg(feature = "rdf-12")]
         Term::Triple(t) => {
             if let NamedOrBlankNode::BlankNode(b) = &mut t.subject {
                 mark(b);
@@ -737,6 +738,7 @@ impl BlankNodeLabels {
     fn term(&mut self, term: &mut Term) {
         match term {
             Term::BlankNode(b) => self.label(b),
+            #[cfg(feature = "rdf-12")]
             Term::Triple(t) => {
                 if let NamedOrBlankNode::BlankNode(b) = &mut t.subject {
                     self.label(b);
