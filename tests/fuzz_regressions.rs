@@ -50,22 +50,24 @@ fn every_corpus_input_agrees() {
 
 // What the fuzz targets found, minimized (docs/fuzzing.md, "Findings").
 
-/// The fast Turtle path hands on a syntax error with the line `] .` that ends the statement
-/// before it (oxttl alone: from the error's line), so `--rejects` gets that line too.
+/// The fast Turtle path handed on a syntax error with the line `] .` that ends the statement
+/// before it (oxttl alone: from the error's line), so `--rejects` got that line too.
 #[test]
 fn fast_path_error_lines_after_a_statement_ending_with_a_bracket() {
     differential::turtle_fast_vs_oxttl(b"<http://a> <http://b> [\n] .\nbad .\n");
 }
 
-/// The fast Turtle path hands on a syntax error with the directive and the comment before it
-/// (oxttl alone: from the comment), and without the line break `oxttl` alone adds at the end.
+/// The fast Turtle path handed on a syntax error with the directive and the comment before it
+/// (oxttl alone: from the comment); `oxttl` alone added a line break the input does not have
+/// at its end. Both give the input's bytes from the comment on now.
 #[test]
 fn fast_path_error_lines_after_a_directive() {
     differential::turtle_fast_vs_oxttl(b"<><><>.\n@base<>.\n#.\n(");
 }
 
-/// Turtle on two threads (lenient, Turtle out) reports the findings of one thread in another
-/// order: an invalid identifier in a bad statement after the statement's syntax error.
+/// Turtle on two threads (lenient, Turtle out) reported the findings of one thread in another
+/// order: an invalid identifier in a bad statement after the statement's syntax error (fixed
+/// by 93805ee: nothing of the bad statement is canonicalized).
 #[test]
 fn two_threads_report_what_one_thread_reports() {
     differential::turtle_threads(
@@ -88,7 +90,7 @@ fn lenient_writes_nothing_of_a_bad_statement_over_several_lines() {
     );
 }
 
-/// Turtle on two threads tells none of the rewrites of the statements before a syntax error
+/// Turtle on two threads told none of the rewrites of the statements before a syntax error
 /// that stops the rewrite; one thread tells them.
 #[test]
 fn two_threads_tell_the_rewrites_before_a_syntax_error_that_stops() {
