@@ -153,6 +153,11 @@ impl RenameTable {
         self.targets.get(iri).map(|(new, kind)| (&**new, *kind))
     }
 
+    /// The canonical IRIs that are renamed, in no particular order.
+    pub fn olds(&self) -> impl Iterator<Item = &str> {
+        self.targets.keys().map(|old| &**old)
+    }
+
     /// How many IRIs are renamed.
     #[must_use]
     pub fn len(&self) -> usize {

@@ -111,12 +111,7 @@ pub(crate) fn configure(
     let rename = args
         .rename
         .as_deref()
-        .map(|path| {
-            let file = open(path)?;
-            RenameTable::read(BufReader::new(file), registry)
-                .map_err(|e| format!("{}: {e}", path.display()))?
-                .map_err(|problems| problems_message(path, &problems))
-        })
+        .map(|path| read_rename_table(path, registry, "written"))
         .transpose()?;
     let mut spooled = None;
     let equivalences = if args.collapse {
@@ -240,7 +235,7 @@ fn collect(
     for (i, path) in args.equivalences.iter().enumerate() {
         let pairs = read_pairs(BufReader::new(open(path)?), registry)
             .map_err(|e| format!("{}: {e}", path.display()))?
-            .map_err(|problems| problems_message(path, &problems))?;
+            .map_err(|problems| problems_message(path, &problems, "written"))?;
         collector
             .add_pairs(&pairs, (inputs.len() + i) as u32)
             .map_err(|e| e.to_string())?;
@@ -453,13 +448,25 @@ fn open(path: &Path) -> Result<File, String> {
     File::open(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn problems_message(path: &Path, problems: &[PairProblem]) -> String {
+/// The rename table in `path` (`--rename`), or a message listing its problems and saying that
+/// nothing was `done`.
+pub(super) fn read_rename_table(
+    path: &Path,
+    registry: &Registry,
+    done: &str,
+) -> Result<RenameTable, String> {
+    RenameTable::read(BufReader::new(open(path)?), registry)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .map_err(|problems| problems_message(path, &problems, done))
+}
+
+fn problems_message(path: &Path, problems: &[PairProblem], done: &str) -> String {
     let lines: Vec<String> = problems
         .iter()
         .map(|p| format!("{}:{p}", path.display()))
         .collect();
     format!(
-        "{}, nothing written:\n{}",
+        "{}, nothing {done}:\n{}",
         count(problems.len() as u64, "problem", "problems"),
         lines.join("\n")
     )

@@ -255,6 +255,11 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
     ) {
         Client::check_url(url).map_err(|e| format!("{option} {e}"))?;
     }
+    let rename = args
+        .rename
+        .as_deref()
+        .map(|path| super::equiv::read_rename_table(path, &registry, "rewritten"))
+        .transpose()?;
     let mut normalizer = Normalizer::new(registry)
         .with_batch(args.batch)
         .with_graphs(graphs)
@@ -265,22 +270,8 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
     if let Some(links) = &args.links {
         normalizer = normalizer.with_links(links).map_err(|e| e.to_string())?;
     }
-    if let Some(path) = &args.rename {
-        let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        normalizer = normalizer
-            .with_rename(&text)
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .map_err(|problems| {
-                let lines: Vec<String> = problems
-                    .iter()
-                    .map(|p| format!("{}:{p}", path.display()))
-                    .collect();
-                format!(
-                    "{}, nothing rewritten:\n{}",
-                    count(problems.len() as u64, "problem", "problems"),
-                    lines.join("\n")
-                )
-            })?;
+    if let Some(table) = rename {
+        normalizer = normalizer.with_rename(table);
     }
     if let Some(list) = &args.literals {
         let literals = LiteralRewriter::new(LiteralOptions {

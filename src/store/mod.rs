@@ -35,7 +35,6 @@ pub use sparql::Graphs;
 
 use crate::literals::LiteralRewriter;
 use crate::mapping::IriMapping;
-use crate::pairs::{PairProblem, read_pairs};
 use crate::rename::RenameTable;
 use crate::{Canonical, Kind, Registry};
 use sparql::{Page, Sparql, iri};
@@ -221,33 +220,22 @@ impl Normalizer {
         Ok(self)
     }
 
-    /// Renames IRIs by the table in `input` (`old<TAB>new` lines, read by [`RenameTable::read`],
-    /// as `pidcanon rewrite --rename` reads it): every IRI is canonicalized, then renamed, as in
-    /// the file rewrite ([`IriMapping::with_rename`]). Old IRIs that no adapter claims are
-    /// looked for by name (the scan for candidates finds only the IRIs an adapter may claim).
-    /// The table's problems, with their lines, if it is refused.
-    pub fn with_rename(mut self, input: &[u8]) -> io::Result<Result<Self, Vec<PairProblem>>> {
-        let table = match RenameTable::read(input, &self.registry)? {
-            Ok(table) => table,
-            Err(problems) => return Ok(Err(problems)),
-        };
-        // The table has no list of its old IRIs: read the pairs again for them.
-        let pairs = match read_pairs(input, &self.registry)? {
-            Ok(pairs) => pairs,
-            Err(problems) => return Ok(Err(problems)),
-        };
+    /// Renames IRIs by `table` (read from a file by [`RenameTable::read`], as `pidcanon rewrite
+    /// --rename` reads it, or made by [`RenameTable::from_iris`]): every IRI is canonicalized,
+    /// then renamed, as in the file rewrite ([`IriMapping::with_rename`]). Old IRIs that no
+    /// adapter claims are looked for by name (the scan for candidates finds only the IRIs an
+    /// adapter may claim).
+    pub fn with_rename(mut self, table: RenameTable) -> Self {
         let sparql = Sparql::new(Graphs::Default, self.registry.routes(), None);
-        let mut unrouted: Vec<String> = pairs
-            .into_iter()
-            .map(|pair| pair.left.0)
-            .filter(|old| table.target(old).is_some() && !sparql.routed(old))
-            .filter_map(|old| iri(&old))
+        let mut unrouted: Vec<String> = table
+            .olds()
+            .filter(|old| !sparql.routed(old))
+            .filter_map(iri)
             .collect();
         unrouted.sort_unstable();
-        unrouted.dedup();
         self.unrouted = unrouted;
         self.mapping = std::mem::take(&mut self.mapping).with_rename(table);
-        Ok(Ok(self))
+        self
     }
 
     /// Rewrites identifiers written as literals with `literals`, as `pidcanon rewrite
