@@ -79,8 +79,8 @@ fn two_threads_report_what_one_thread_reports() {
 }
 
 /// `--lenient` Turtle starts again at the line after a syntax error, also inside the bad
-/// statement: a line of it that reads as a statement of its own is written (issue 26, item 3,
-/// where the bad statement goes on past the line of its error).
+/// statement: a line of it that reads as a statement of its own is written (a bad statement
+/// that goes on past the line of its error is written whole or not at all).
 #[test]
 fn lenient_writes_nothing_of_a_bad_statement_over_several_lines() {
     differential::lenient_drops_only_the_bad_statement(
