@@ -49,6 +49,17 @@ pub(crate) struct EquivalenceArgs {
     /// Drop equivalence statements whose two sides become one IRI.
     #[arg(long, requires = "collapse")]
     drop_reflexive: bool,
+    #[command(flatten)]
+    identifiers: IdentifierArgs,
+    /// Also write `<s> PREDICATE <canonical-IRI>` for each identifier literal (with --collapse
+    /// and an equivalence predicate, these join the classes too).
+    #[arg(long, value_name = "PREDICATE", requires = "literals")]
+    literal_links: Option<String>,
+}
+
+/// What `rewrite` and `store` share: renames and identifier literals.
+#[derive(Debug, Args)]
+pub(crate) struct IdentifierArgs {
     /// Rename IRIs by a TSV file `old<TAB>new` (old spellings are canonicalized first).
     #[arg(long, value_name = "FILE")]
     rename: Option<PathBuf>,
@@ -65,13 +76,39 @@ pub(crate) struct EquivalenceArgs {
         default_missing_value = "default"
     )]
     literals: Option<String>,
-    /// Also write `<s> PREDICATE <canonical-IRI>` for each identifier literal (with --collapse
-    /// and an equivalence predicate, these join the classes too).
-    #[arg(long, value_name = "PREDICATE", requires = "literals")]
-    literal_links: Option<String>,
     /// How DOI literals are cased [default: the policy's doi_literal_case, else preserve].
     #[arg(long, value_enum)]
     doi_literal_case: Option<DoiCase>,
+}
+
+impl IdentifierArgs {
+    /// The rename table of `--rename`, if given; its problems listed, saying nothing was `done`.
+    pub(crate) fn rename_table(
+        &self,
+        registry: &Registry,
+        done: &str,
+    ) -> Result<Option<RenameTable>, String> {
+        self.rename
+            .as_deref()
+            .map(|path| read_rename_table(path, registry, done))
+            .transpose()
+    }
+
+    /// The literal rewriter of `--literals`, if given, writing `link` statements if asked.
+    pub(crate) fn literal_rewriter(
+        &self,
+        policy: &Policy,
+        link: Option<oxrdf::NamedNode>,
+    ) -> Result<Option<LiteralRewriter>, String> {
+        let Some(list) = &self.literals else {
+            return Ok(None);
+        };
+        Ok(Some(LiteralRewriter::new(LiteralOptions {
+            predicates: Predicates::parse(list)?,
+            doi_case: self.doi_literal_case.unwrap_or(policy.doi_literal_case),
+            link,
+        })))
+    }
 }
 
 /// What outlives the configuration: the temporary copy of stdin.
@@ -91,28 +128,13 @@ pub(crate) fn configure(
     first_pass: impl FnOnce() -> Result<(Rewriter, Hints), String>,
 ) -> Result<(Rewriter, Spooled), String> {
     let registry = rewriter.registry();
-    let literals = match &args.literals {
-        None => None,
-        Some(list) => {
-            let link = args
-                .literal_links
-                .as_deref()
-                .map(|p| {
-                    oxrdf::NamedNode::new(p).map_err(|e| format!("--literal-links <{p}>: {e}"))
-                })
-                .transpose()?;
-            Some(LiteralRewriter::new(LiteralOptions {
-                predicates: Predicates::parse(list)?,
-                doi_case: args.doi_literal_case.unwrap_or(policy.doi_literal_case),
-                link,
-            }))
-        }
-    };
-    let rename = args
-        .rename
+    let link = args
+        .literal_links
         .as_deref()
-        .map(|path| read_rename_table(path, registry, "written"))
+        .map(|p| oxrdf::NamedNode::new(p).map_err(|e| format!("--literal-links <{p}>: {e}")))
         .transpose()?;
+    let literals = args.identifiers.literal_rewriter(policy, link)?;
+    let rename = args.identifiers.rename_table(registry, "written")?;
     let mut spooled = None;
     let equivalences = if args.collapse {
         if !args.equivalences_only {
@@ -450,11 +472,7 @@ fn open(path: &Path) -> Result<File, String> {
 
 /// The rename table in `path` (`--rename`), or a message listing its problems and saying that
 /// nothing was `done`.
-pub(super) fn read_rename_table(
-    path: &Path,
-    registry: &Registry,
-    done: &str,
-) -> Result<RenameTable, String> {
+fn read_rename_table(path: &Path, registry: &Registry, done: &str) -> Result<RenameTable, String> {
     RenameTable::read(BufReader::new(open(path)?), registry)
         .map_err(|e| format!("{}: {e}", path.display()))?
         .map_err(|problems| problems_message(path, &problems, done))

@@ -5,7 +5,6 @@ use super::args::PolicyArgs;
 use super::summary::count;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use pidcanon::literals::{DoiCase, LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::store::{
     AuthScheme, Client, ClientOptions, Credentials, Graphs, Normalizer, Observer, StoreError,
     StoreReport,
@@ -89,23 +88,9 @@ pub(crate) struct StoreArgs {
     /// Print the summary as JSON (on stderr; also with -q).
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     report: Option<String>,
-    /// Rename IRIs by a TSV file `old<TAB>new` (old spellings are canonicalized first), as
-    /// `pidcanon rewrite --rename` does.
-    #[arg(long, value_name = "FILE")]
-    rename: Option<PathBuf>,
-    /// Rewrite identifiers written as literals, as `pidcanon rewrite --literals` does: of the
-    /// default predicates, of `all` literals, or of the predicates listed (`--literals=LIST`).
-    #[arg(
-        long,
-        value_name = "PREDICATES",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "default"
-    )]
-    literals: Option<String>,
-    /// How DOI literals are cased [default: the policy's doi_literal_case, else preserve].
-    #[arg(long, value_enum)]
-    doi_literal_case: Option<DoiCase>,
+    /// `--rename`, `--literals`, `--doi-literal-case`, as `pidcanon rewrite` takes them.
+    #[command(flatten)]
+    identifiers: super::equiv::IdentifierArgs,
     /// Not supported by `store` yet: a usage error saying what to do instead.
     #[arg(long, hide = true)]
     collapse: bool,
@@ -255,11 +240,8 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
     ) {
         Client::check_url(url).map_err(|e| format!("{option} {e}"))?;
     }
-    let rename = args
-        .rename
-        .as_deref()
-        .map(|path| super::equiv::read_rename_table(path, &registry, "rewritten"))
-        .transpose()?;
+    let rename = args.identifiers.rename_table(&registry, "rewritten")?;
+    let literals = args.identifiers.literal_rewriter(&policy, None)?;
     let mut normalizer = Normalizer::new(registry)
         .with_batch(args.batch)
         .with_graphs(graphs)
@@ -273,12 +255,7 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
     if let Some(table) = rename {
         normalizer = normalizer.with_rename(table);
     }
-    if let Some(list) = &args.literals {
-        let literals = LiteralRewriter::new(LiteralOptions {
-            predicates: Predicates::parse(list)?,
-            doi_case: args.doi_literal_case.unwrap_or(policy.doi_literal_case),
-            link: None,
-        });
+    if let Some(literals) = literals {
         normalizer = normalizer
             .with_literals(literals)
             .map_err(|e| e.to_string())?;

@@ -498,15 +498,7 @@ impl Run<'_> {
         };
         let mut found = Batch::new();
         let Some(limit) = self.normalizer.page else {
-            let cut = client.select_each(&query(None), &mut |mut row| {
-                self.candidate(row.remove("x"), &mut found)
-            })?;
-            if let Some(rows) = cut {
-                return Err(StoreError::Truncated {
-                    endpoint: client.query_endpoint().to_owned(),
-                    rows,
-                });
-            }
+            self.select_all(&query(None), &mut found)?;
             self.apply_all(pass, found)?;
             return self.listed(pass);
         };
@@ -547,7 +539,7 @@ impl Run<'_> {
     /// Finds the renamed IRIs that no adapter's route leads to (which the scan of `pass` does
     /// not find), by name, [`LISTED_BATCH`] at a time, and rewrites those the store holds.
     fn listed(&mut self, pass: Pass) -> Result<(), StoreError> {
-        let (client, sparql) = (self.client, self.sparql);
+        let sparql = self.sparql;
         for olds in self.normalizer.unrouted.chunks(LISTED_BATCH) {
             let olds: Vec<&str> = olds.iter().map(String::as_str).collect();
             let query = match pass {
@@ -555,18 +547,25 @@ impl Run<'_> {
                 Pass::Terms => sparql.terms_among(&olds),
             };
             let mut found = Batch::new();
-            let cut = client.select_each(&query, &mut |mut row| {
-                self.candidate(row.remove("x"), &mut found)
-            })?;
-            if let Some(rows) = cut {
-                return Err(StoreError::Truncated {
-                    endpoint: client.query_endpoint().to_owned(),
-                    rows,
-                });
-            }
+            self.select_all(&query, &mut found)?;
             self.apply_all(pass, found)?;
         }
         Ok(())
+    }
+
+    /// The candidates `?x` of every row of `query` into `found`; a result the store cut short
+    /// is an error.
+    fn select_all(&mut self, query: &str, found: &mut Batch) -> Result<(), StoreError> {
+        let client = self.client;
+        let cut =
+            client.select_each(query, &mut |mut row| self.candidate(row.remove("x"), found))?;
+        match cut {
+            Some(rows) => Err(StoreError::Truncated {
+                endpoint: client.query_endpoint().to_owned(),
+                rows,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Examines the candidate IRI of one row of results, and adds its rewrite to `found` if it
