@@ -6,7 +6,7 @@ mod store_support;
 use pidcanon::Registry;
 use pidcanon::store::{Client, ClientOptions};
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -64,6 +64,14 @@ fn path(p: &Path) -> &str {
 }
 
 /// A server on a fresh store in `dir/name`, loaded with `nquads`.
+/// The Oxigraph server binary, the corpus, and a server holding the corpus.
+fn corpus_on_oxigraph() -> (PathBuf, Corpus, Oxigraph) {
+    let binary = store_support::oxigraph();
+    let corpus = corpus();
+    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    (binary, corpus, server)
+}
+
 fn server(binary: &Path, dir: &Path, name: &str, nquads: &str) -> Oxigraph {
     let server = Oxigraph::start(binary, &dir.join(name));
     server.load(nquads);
@@ -172,9 +180,7 @@ fn assert_normalized(server: &Oxigraph, corpus: &Corpus, binary: &Path, name: &s
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn the_store_ends_as_its_file_rewrite_and_a_rerun_changes_nothing() {
-    let binary = store_support::oxigraph();
-    let corpus = corpus();
-    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let (binary, corpus, server) = corpus_on_oxigraph();
     assert!(!not_canonical(&server).is_empty());
     let before = statements(&server);
     let map = corpus.dir.path().join("map.tsv");
@@ -220,9 +226,7 @@ fn the_store_ends_as_its_file_rewrite_and_a_rerun_changes_nothing() {
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_dry_run_prints_the_updates_and_changes_nothing() {
-    let binary = store_support::oxigraph();
-    let corpus = corpus();
-    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let (_binary, _corpus, server) = corpus_on_oxigraph();
     let dump = server.dump();
     let (query, update) = (server.query_url(), server.update_url());
     let (stdout, stderr) = pidcanon_ok(&store_args(&query, &update, &["--dry-run"]));
@@ -295,9 +299,7 @@ fn a_run_interrupted_by_a_killed_server_is_finished_by_a_rerun() {
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_500_on_one_batch_is_retried() {
-    let binary = store_support::oxigraph();
-    let corpus = corpus();
-    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let (binary, corpus, server) = corpus_on_oxigraph();
     let proxy = Proxy::start(Some(server.port), |request| {
         (request.update == 2).then(|| Reply::new(500, "text/plain", "transient failure"))
     });
@@ -315,9 +317,7 @@ fn a_500_on_one_batch_is_retried() {
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_500_on_every_update_stops_with_the_endpoint_and_status_and_a_rerun_finishes() {
-    let binary = store_support::oxigraph();
-    let corpus = corpus();
-    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let (binary, corpus, server) = corpus_on_oxigraph();
     let proxy = Proxy::start(Some(server.port), |request| {
         (request.update > 3).then(|| Reply::new(500, "text/plain", "disk full"))
     });
@@ -545,9 +545,7 @@ fn reflexive_links(server: &Oxigraph) -> u64 {
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_run_without_links_leaves_the_links_an_earlier_run_wrote() {
-    let binary = store_support::oxigraph();
-    let corpus = corpus();
-    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let (_binary, _corpus, server) = corpus_on_oxigraph();
     let first = run_store(&server, &[]);
     let links = graph_quads(&server, LINKS);
     let rewritten = first["rewritten_total"].as_u64().expect("a count");
@@ -687,9 +685,7 @@ fn lying_proxy(server: &Oxigraph, applied: usize) -> Proxy {
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn an_update_endpoint_that_answers_200_without_applying_anything_is_a_failure() {
-    let binary = store_support::oxigraph();
-    let corpus = corpus();
-    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let (binary, corpus, server) = corpus_on_oxigraph();
     let dump = server.dump();
     let proxy = lying_proxy(&server, 0);
     let (query, update) = (proxy.url("/query"), proxy.url("/update"));
@@ -1003,9 +999,7 @@ fn a_run_that_cannot_reach_the_store_still_prints_its_json_report() {
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_run_that_fails_midway_reports_in_json_what_it_did() {
-    let binary = store_support::oxigraph();
-    let corpus = corpus();
-    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let (_binary, _corpus, server) = corpus_on_oxigraph();
     let before = statements(&server);
     let proxy = Proxy::start(Some(server.port), |request| {
         (request.update > 3).then(|| Reply::new(500, "text/plain", "disk full"))
@@ -1086,9 +1080,7 @@ fn a_run_that_fails_midway_reports_in_json_what_it_did() {
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn progress_lines_are_printed_when_stderr_is_not_a_terminal() {
-    let binary = store_support::oxigraph();
-    let corpus = corpus();
-    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let (_binary, _corpus, server) = corpus_on_oxigraph();
     // Each update takes at least 150 ms: the run lasts several seconds.
     let proxy = Proxy::start(Some(server.port), |request| {
         if request.update > 0 {
@@ -1149,9 +1141,7 @@ fn progress_lines_are_printed_when_stderr_is_not_a_terminal() {
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn duplicates_collapsed_count_what_the_run_did_while_others_write() {
-    let binary = store_support::oxigraph();
-    let corpus = corpus();
-    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let (_binary, corpus, server) = corpus_on_oxigraph();
     let before = statements(&server);
     let expected = corpus.expected.lines().filter(|l| !l.is_empty()).count() as u64;
     assert!(before > expected, "the corpus has variants that collapse");
@@ -1193,9 +1183,7 @@ fn duplicates_collapsed_count_what_the_run_did_while_others_write() {
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_store_that_cannot_count_the_duplicates_is_normalized_and_says_so() {
-    let binary = store_support::oxigraph();
-    let corpus = corpus();
-    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let (binary, corpus, server) = corpus_on_oxigraph();
     // As Virtuoso 7.2 answers the counting query.
     let asked = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let seen = Arc::clone(&asked);
