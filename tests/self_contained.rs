@@ -77,7 +77,8 @@ fn walk(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) {
             if !skipped(relative) {
                 walk(root, &path, files);
             }
-        } else if kind.is_file() {
+        } else if kind.is_file() && relative != Path::new(".git") {
+            // (`.git` is a file in a git worktree: it points at the repository it belongs to.)
             files.push(relative.to_owned());
         }
     }
