@@ -111,3 +111,10 @@ fn a_statement_end_found_lines_after_its_dot() {
         b"PREFIX ex: <http://example.org/>\r<info:fedora/demo%3a1> <info:fedora/demo:1> \"\n\"\r  .\r(\r\"\n\" \"\n\" ) undeclared:a \"\n\" . # end\r",
     );
 }
+
+/// A Turtle input that ends with a `\` in a string, read on two threads: the scan that cuts it
+/// into pieces stepped past its end (CI's fuzz run, turtle_threads).
+#[test]
+fn an_input_ending_with_a_backslash_in_a_string_is_cut_without_stepping_past_its_end() {
+    differential::turtle_threads_bytes(b"\x02PREFIX : <http://example/>\n:s :p \"\\uD83C\\");
+}

@@ -595,6 +595,14 @@ impl Scanner {
     /// Scans the token at `self.at`; gives how many bytes it took, or `None` when more input
     /// is needed to tell.
     fn step(&mut self, buffer: &[u8], ended: bool) -> Option<usize> {
+        // At the end of the input, a token may look past it (a `\` that ends a string, whose
+        // escaped byte would be there): the step ends with the input.
+        let left = buffer.len() - self.at;
+        self.token(buffer, ended).map(|step| step.min(left))
+    }
+
+    /// [`Scanner::step`], the step maybe past the end of an ended input.
+    fn token(&mut self, buffer: &[u8], ended: bool) -> Option<usize> {
         let rest = &buffer[self.at..];
         let byte = rest[0];
         let peek = |n: usize| peek(rest, n, ended);
