@@ -255,13 +255,7 @@ impl<'r> GraphWorker<'r> {
                     *node = own;
                 }
             };
-            if let NamedOrBlankNode::BlankNode(b) = &mut quad.subject {
-                label(b);
-            }
-            mark_term(&mut quad.object, &mut label);
-            if let GraphName::BlankNode(b) = &mut quad.graph_name {
-                label(b);
-            }
+            each_blank_node(quad, &mut label);
         }
     }
 
@@ -667,16 +661,21 @@ pub(crate) fn mark_made_up(quad: &mut Quad, text: &[u8]) {
             }
         }
     };
+    each_blank_node(quad, &mut mark);
+}
+
+/// Calls `f` on each blank node of `quad`: subject, object (in triple terms too), graph name.
+fn each_blank_node(quad: &mut Quad, f: &mut impl FnMut(&mut BlankNode)) {
     if let NamedOrBlankNode::BlankNode(b) = &mut quad.subject {
-        mark(b);
+        f(b);
     }
-    mark_term(&mut quad.object, &mut mark);
+    each_in_term(&mut quad.object, f);
     if let GraphName::BlankNode(b) = &mut quad.graph_name {
-        mark(b);
+        f(b);
     }
 }
 
-fn mark_term(term: &mut Term, mark: &mut impl FnMut(&mut BlankNode)) {
+fn each_in_term(term: &mut Term, mark: &mut impl FnMut(&mut BlankNode)) {
     match term {
         Term::BlankNode(b) => mark(b),
         #[cfg(feature = "rdf-12")]
@@ -684,7 +683,7 @@ fn mark_term(term: &mut Term, mark: &mut impl FnMut(&mut BlankNode)) {
             if let NamedOrBlankNode::BlankNode(b) = &mut t.subject {
                 mark(b);
             }
-            mark_term(&mut t.object, mark);
+            each_in_term(&mut t.object, mark);
         }
         _ => {}
     }
@@ -726,27 +725,7 @@ impl BlankNodeLabels {
     }
 
     fn relabel(&mut self, quad: &mut Quad) {
-        if let NamedOrBlankNode::BlankNode(b) = &mut quad.subject {
-            self.label(b);
-        }
-        self.term(&mut quad.object);
-        if let GraphName::BlankNode(b) = &mut quad.graph_name {
-            self.label(b);
-        }
-    }
-
-    fn term(&mut self, term: &mut Term) {
-        match term {
-            Term::BlankNode(b) => self.label(b),
-            #[cfg(feature = "rdf-12")]
-            Term::Triple(t) => {
-                if let NamedOrBlankNode::BlankNode(b) = &mut t.subject {
-                    self.label(b);
-                }
-                self.term(&mut t.object);
-            }
-            _ => {}
-        }
+        each_blank_node(quad, &mut |b| self.label(b));
     }
 
     /// Gives `node` its label: if a parser made it up, one of the document's; if it is written
