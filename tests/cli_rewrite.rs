@@ -119,6 +119,43 @@ fn files_in_and_out_with_links_map_and_dedup() {
     assert_eq!(dir.entries(), 4, "no temporary file is left");
 }
 
+/// `--dedup` knows a statement, not its spelling: the same statement written in the shape most
+/// lines have (hashed as it stands) and in others (escapes, spaces, `^^xsd:string`, a comment:
+/// parsed) is written once, on the line path and on the serializer path alike.
+#[test]
+fn dedup_drops_the_same_statement_whatever_its_spelling() {
+    let input = "\
+<info:fedora/demo:1> <http://p> \"Café\" .
+<info:fedora/demo%3a1> <http://p> \"Caf\\u00E9\" .
+<info:fedora/demo:1>\t<http://p>   \"Café\"^^<http://www.w3.org/2001/XMLSchema#string>.
+<info:fedora/demo:1> <http://p> \"Café\" . # again
+<info:fedora/demo:1> <http://p> \"Café\"@fr .
+<info:fedora/demo:1> <http://p> \"Café\" <http://g> .
+<info:fedora/demo%3A1> <http://p> \"Caf\\u00E9\" <http://g> .
+";
+    for to in ["nq", "trig"] {
+        let out = run(&["rewrite", "-q", "--dedup", "-i", "nq", "--to", to], input);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        // Read back as N-Quads, one statement a line.
+        let back = run(
+            &["rewrite", "-q", "-i", to, "--to", "nq"],
+            &text(&out.stdout),
+        );
+        assert!(back.status.success(), "{}", text(&back.stderr));
+        let mut statements: Vec<_> = text(&back.stdout).lines().map(str::to_owned).collect();
+        statements.sort();
+        assert_eq!(
+            statements,
+            [
+                "<info:fedora/demo:1> <http://p> \"Café\" .",
+                "<info:fedora/demo:1> <http://p> \"Café\" <http://g> .",
+                "<info:fedora/demo:1> <http://p> \"Café\"@fr .",
+            ],
+            "--to {to}"
+        );
+    }
+}
+
 #[test]
 fn every_format_pair_round_trips() {
     let dir = Dir::new("formats");

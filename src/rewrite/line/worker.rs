@@ -12,7 +12,6 @@ use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::fingerprint::Fingerprint;
 use crate::rewrite::graph::{LineParser, error_location};
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
-use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter, SyntaxError};
 use memchr::memmem::Finder;
 use oxrdfio::RdfFormat;
@@ -160,17 +159,45 @@ impl<'r> LineWorker<'r> {
         let quads = self.rewriter.input_format == RdfFormat::NQuads;
         result.lines += 1;
         let checked = match line_text {
-            Some(text) if !self.rewriter.drop_duplicates => check(text, quads),
-            _ => Checked::Unsure,
+            Some(text) => check(text, quads),
+            None => Checked::Unsure,
         };
         match checked {
             Checked::Nothing => result.output.extend_from_slice(line),
             Checked::Statement(spans) => {
                 result.statements += 1;
+                let start = result.output.len();
                 let equivalence = self.equivalence(line, &mut result.found.links);
                 self.splice_statement(line, line_text, spans.iter(), equivalence, result);
+                self.note_statement(start, result);
             }
             Checked::Unsure => self.parse_line(line, result),
+        }
+    }
+
+    /// For `--dedup`: notes the fingerprint of the statement written into the output from
+    /// `start` (nothing, when the statement was not written there). A line in the shape most
+    /// lines have is hashed as it stands; any other is parsed again as written.
+    fn note_statement(&mut self, start: usize, result: &mut ChunkResult) {
+        let written = &result.output[start..];
+        if !self.rewriter.drop_duplicates || written.is_empty() {
+            return;
+        }
+        let fingerprint = Fingerprint::of_written(written).or_else(|| {
+            let mut parser = LineParser::for_lines(self.rewriter.input_format == RdfFormat::NQuads);
+            parser.extend(written);
+            parser.end();
+            let mut last = None;
+            while let Some(parsed) = parser.next() {
+                last = parsed.ok();
+            }
+            Some(Fingerprint::of(&last?, &mut self.scratch))
+        });
+        if let Some(fingerprint) = fingerprint {
+            result.found.events.push(Event::Statement {
+                fingerprint,
+                output: start..result.output.len(),
+            });
         }
     }
 
@@ -180,24 +207,9 @@ impl<'r> LineWorker<'r> {
         let mut parser = LineParser::for_lines(rewriter.input_format == RdfFormat::NQuads);
         parser.extend(line);
         parser.end();
-        let mut written = None;
         let mut statements = 0;
         while let Some(parsed) = parser.next() {
             match parsed {
-                Ok(mut quad) if rewriter.drop_duplicates => {
-                    statements += 1;
-                    // The statement as written: its IRIs through the same cache the splice
-                    // below uses, so nothing is canonicalized twice.
-                    let cache = &mut self.cache;
-                    map_quad(
-                        &mut quad,
-                        &mut |iri| match cache.lookup(&rewriter.registry, iri) {
-                            Outcome::Changed(canonical, _) => Some(canonical.to_string()),
-                            Outcome::Unchanged | Outcome::Invalid(_) => None,
-                        },
-                    );
-                    written = Some(quad);
-                }
                 Ok(_) => statements += 1,
                 Err(e) => {
                     let at = error_location(&e);
@@ -216,17 +228,8 @@ impl<'r> LineWorker<'r> {
         result.statements += statements;
         let start = result.output.len();
         let equivalence = self.equivalence(line, &mut result.found.links);
-        let kept = equivalence.is_none_or(|e| e == Equivalence::Written);
         self.splice_statement(line, None, term_iris(line), equivalence, result);
-        let fingerprint = written
-            .filter(|_| kept)
-            .map(|quad| Fingerprint::of(&quad, &mut self.scratch));
-        if let Some(fingerprint) = fingerprint {
-            result.found.events.push(Event::Statement {
-                fingerprint,
-                output: start..result.output.len(),
-            });
-        }
+        self.note_statement(start, result);
     }
 
     /// Splices a statement's line; an equivalence statement that is not written where it
