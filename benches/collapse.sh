@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Throughput of `rewrite --collapse` (two passes) against a plain rewrite, on N-Triples with 1 %
-# owl:sameAs statements (benches/gen_rdf.py, then benches/sameas_corpus.py). Prints one Markdown
-# table: median wall time, statements/s, peak RSS, and the ratio to the plain rewrite.
+# Throughput of `rewrite --collapse` (two passes) against a plain rewrite, on N-Triples where 10 %
+# of the statements are owl:sameAs links in classes of 2-50 members, the shape of sameAs.cc
+# (benches/gen_rdf.py, then benches/sameas_corpus.py). Prints two Markdown tables: median wall
+# time, statements/s, peak RSS and the ratio to the plain rewrite (alternating runs); then the
+# memory per class member: the peak RSS of --collapse on the corpus and on one 4x as large, the
+# growth divided by the members added.
 #
 # usage: benches/collapse.sh [TRIPLES (default 1000000)] [RUNS (default 3)]
 # Needs python3 (benches/gen_rdf.py or $GEN_CORPUS) and GNU time (/usr/bin/time).
@@ -16,10 +19,18 @@ mkdir -p "$dir"
 cargo build --release --quiet --bin pidcanon
 pidcanon=target/release/pidcanon
 
-plain="$dir/gen_rdf-$triples.nt"
-corpus="$dir/gen_rdf-$triples-sameas.nt"
-[ -s "$plain" ] || python3 "$gen" --triples "$triples" --seed 1 --format nt -o "$plain"
-[ -s "$corpus" ] || python3 benches/sameas_corpus.py < "$plain" > "$corpus"
+# sameas_corpus TRIPLES: the path of the corpus (made once); its "N classes, M members" beside it.
+sameas_corpus() {
+  local plain="$dir/gen_rdf-$1.nt" corpus="$dir/gen_rdf-$1-sameas10.nt"
+  [ -s "$plain" ] || python3 "$gen" --triples "$1" --seed 1 --format nt -o "$plain"
+  if [ ! -s "$corpus" ]; then
+    "$pidcanon" rewrite -q -i nt "$plain" -o "$dir/gen_rdf-$1-canonical.nt"
+    python3 benches/sameas_corpus.py "$dir/gen_rdf-$1-canonical.nt" < "$plain" > "$corpus" \
+      2> "$corpus.members"
+  fi
+  echo "$corpus"
+}
+corpus=$(sameas_corpus "$triples")
 
 measure() {
   local name=$1; shift
@@ -31,11 +42,11 @@ names=(plain collapse collapse-1thread plain-1thread)
 for name in "${names[@]}"; do : > "$dir/$name.times"; done
 for _ in $(seq "$runs"); do
   measure plain "$pidcanon" rewrite -q -i nt "$corpus"
-  measure collapse "$pidcanon" rewrite -q -i nt --collapse --allow-large-classes "$corpus"
+  measure collapse "$pidcanon" rewrite -q -i nt --collapse "$corpus"
   measure plain-1thread "$pidcanon" rewrite -q --threads 1 -i nt "$corpus"
-  measure collapse-1thread "$pidcanon" rewrite -q --threads 1 -i nt --collapse --allow-large-classes "$corpus"
+  measure collapse-1thread "$pidcanon" rewrite -q --threads 1 -i nt --collapse "$corpus"
 done
-"$pidcanon" rewrite -i nt --collapse --allow-large-classes "$corpus" 2>&1 >/dev/null | grep -- '--collapse' || true
+"$pidcanon" rewrite -i nt --collapse "$corpus" 2>&1 >/dev/null | grep -- '--collapse' || true
 
 python3 - "$dir" "$triples" <<'PY'
 import statistics, sys
@@ -43,7 +54,7 @@ dir, triples = sys.argv[1], int(sys.argv[2])
 def stats(name):
     rows = [tuple(map(float, l.split())) for l in open(f"{dir}/{name}.times") if l.strip()]
     return statistics.median(r[0] for r in rows), max(r[1] for r in rows)
-print(f"| {triples:,} statements, 1 % sameAs | median wall | statements/s | peak RSS | vs plain |")
+print(f"| {triples:,} statements, 10 % sameAs | median wall | statements/s | peak RSS | vs plain |")
 print("|---|---|---|---|---|")
 for label, name, base in [
     ("plain rewrite, all cores", "plain", None),
@@ -55,3 +66,19 @@ for label, name, base in [
     ratio = f"{stats(base)[0] / wall:.2f}×" if base else "1.00×"
     print(f"| {label} | {wall:.2f} s | {triples / wall:,.0f} | {rss / 1024:.0f} MB | {ratio} |")
 PY
+
+# Memory per class member: --collapse on one thread, on the corpus and on one 4x as large.
+large=$((triples * 4))
+large_corpus=$(sameas_corpus "$large")
+members() { sed -E 's/.* ([0-9]+) members/\1/' "$1.members"; }
+peak() {
+  /usr/bin/time -f "%M" -o "$dir/memory.last" "$pidcanon" rewrite -q --threads 1 -i nt --collapse "$1" > /dev/null
+  cat "$dir/memory.last"
+}
+small_kb=$(peak "$corpus"); large_kb=$(peak "$large_corpus")
+small_members=$(members "$corpus"); large_members=$(members "$large_corpus")
+echo
+echo "| --collapse, 1 thread | $triples statements | $large statements | per class member added |"
+echo "|---|---|---|---|"
+echo "| class members | $small_members | $large_members | |"
+echo "| peak RSS | $((small_kb / 1024)) MB | $((large_kb / 1024)) MB | $(((large_kb - small_kb) * 1024 / (large_members - small_members))) bytes |"

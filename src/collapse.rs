@@ -3,8 +3,8 @@
 //! canonicalization and renaming) and those of mapping files, into an [`EquivalencesBuilder`].
 //! The rewrite proper is the second pass.
 //!
-//! N-Triples and N-Quads are read line by line (a CR alone ends a line, as in the rewrite) and
-//! only lines that mention an equivalence predicate are parsed (unless literal links feed the
+//! N-Triples and N-Quads are read in the rewrite's chunks of whole lines (a CR alone ends a line,
+//! as in the rewrite) and only lines that mention an equivalence predicate are parsed (unless literal links feed the
 //! classes, which needs every statement), so the first pass costs little more than reading the
 //! file. Other formats, given to [`Collector::read_graph`], are parsed in full by `oxrdfio`; to
 //! see exactly what a rewrite reads (legacy RDF/XML, `--lenient` recovery, FOXML), rewrite the
@@ -34,7 +34,9 @@
 use crate::equivalence::{Equivalences, EquivalencesBuilder, Origin, TooManyIdentifiers};
 use crate::literals::{LiteralRewriter, LiteralStats};
 use crate::pairs::Pair;
+use crate::position::{line_breaks, line_start, lines};
 use crate::rename::RenameTable;
+use crate::rewrite::{LineParser, read_chunk};
 use crate::{Kind, Registry};
 use oxrdf::{NamedOrBlankNode, Quad, Term};
 use oxrdfio::{RdfFormat, RdfParser};
@@ -206,8 +208,9 @@ impl<'r> Collector<'r> {
         flushed
     }
 
-    /// N-Triples / N-Quads, a line at a time; only lines that may be equivalence statements are
-    /// parsed, unless literal links need every statement.
+    /// N-Triples / N-Quads, in the chunks of whole lines the rewrite reads; only lines that
+    /// mention an equivalence predicate (found in the whole chunk at once) are parsed, unless
+    /// literal links need every statement.
     fn read_lines(
         &mut self,
         mut input: impl BufRead,
@@ -219,27 +222,50 @@ impl<'r> Collector<'r> {
             .iter()
             .map(|p| memchr::memmem::Finder::new(format!("<{p}>").as_bytes()).into_owned())
             .collect();
-        let mut line = Vec::new();
-        let mut number = 0;
-        loop {
-            line.clear();
-            // Lines as the rewrite cuts them: a CR alone ends one too.
-            if crate::position::read_line(&mut input, &mut line)? == 0 {
-                return Ok(());
+        let quads = format == RdfFormat::NQuads;
+        let (mut chunk, mut hits) = (Vec::new(), Vec::new());
+        // Lines before the chunk's line `counted` starts.
+        let mut lines_before = 0;
+        while read_chunk(&mut input, &mut chunk)? > 0 {
+            hits.clear();
+            if self.literals.is_some() {
+                hits.extend(lines(&chunk).scan(0, |start, line| {
+                    let at = *start;
+                    *start += line.len();
+                    Some(at)
+                }));
+            } else {
+                hits.extend(finders.iter().flat_map(|f| f.find_iter(&chunk)));
+                hits.sort_unstable();
             }
-            number += 1;
-            if self.literals.is_none() && !finders.iter().any(|f| f.find(&line).is_some()) {
-                continue;
-            }
-            let parser = RdfParser::from_format(format).for_slice(&line);
-            for quad in parser.flatten() {
+            // `counted`: where the lines counted in `lines_before` end; `next`: where the
+            // line after the last one read starts.
+            let (mut counted, mut next) = (0, 0);
+            for &at in &hits {
+                if at < next {
+                    continue;
+                }
+                let start = line_start(&chunk, at);
+                let line = lines(&chunk[start..]).next().unwrap_or_default();
+                lines_before += line_breaks(&chunk[counted..start]);
+                counted = start;
+                next = start + line.len();
                 let origin = Origin {
                     source,
-                    line: number,
+                    line: lines_before + 1,
                 };
-                self.statement(quad, origin)?;
+                let mut parser = LineParser::for_lines(quads);
+                parser.extend(line);
+                parser.end();
+                while let Some(parsed) = parser.next() {
+                    if let Ok(quad) = parsed {
+                        self.statement(quad, origin)?;
+                    }
+                }
             }
+            lines_before += line_breaks(&chunk[counted..]);
         }
+        Ok(())
     }
 
     /// One statement: an equivalence is added; with literal links, the statement joins the
@@ -318,4 +344,70 @@ fn renamed<'a>(table: Option<&'a RenameTable>, iri: &'a str, kind: Kind) -> (&'a
     table
         .and_then(|r| r.target_with_kind(iri))
         .unwrap_or((iri, kind))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::equivalence::RepresentativeOrder;
+    use crate::mapping::IriMapping;
+
+    /// The lines of the joins of the one large class collected from `data`.
+    fn join_lines(data: &[u8], format: RdfFormat) -> Vec<u64> {
+        let registry = Registry::default();
+        let mut collector = Collector::new(
+            &registry,
+            EquivalencesBuilder::new(RepresentativeOrder::default()),
+            vec![IriMapping::OWL_SAME_AS.into()],
+        );
+        collector.read_graph(data, format, None, 3).unwrap();
+        let equivalences = collector.finish(1, false);
+        let [class] = equivalences.large_classes() else {
+            panic!("one large class");
+        };
+        class
+            .joins
+            .iter()
+            .inspect(|join| assert_eq!(join.origin.source, 3))
+            .map(|join| join.origin.line)
+            .collect()
+    }
+
+    #[test]
+    fn equivalences_are_found_on_the_lines_the_rewrite_counts() {
+        // LF, CRLF and a CR alone each end a line; lines between chunks are counted too: the
+        // filler makes the document several chunks long.
+        let filler = "<http://e/s> <http://e/p> \"a long enough literal to fill a chunk\" .\n";
+        let same_as = |a: u32| {
+            format!(
+                "<http://e/{a}> <{}> <http://e/{}>",
+                IriMapping::OWL_SAME_AS,
+                a + 1
+            )
+        };
+        let mut data = String::new();
+        let mut expected = Vec::new();
+        let mut line = 0;
+        for n in 0..40u32 {
+            for _ in 0..(n * 97 % 1000) {
+                data.push_str(filler);
+                line += 1;
+            }
+            let end = ["\n", "\r\n", "\r", " . # a comment\r"][n as usize % 4];
+            let statement = same_as(n);
+            if end.starts_with(" .") {
+                data.push_str(&format!("{statement}{end}"));
+            } else {
+                data.push_str(&format!("{statement} .{end}"));
+            }
+            line += 1;
+            expected.push(line);
+        }
+        assert!(
+            data.len() > 3 << 18,
+            "longer than three chunks of the rewrite"
+        );
+        assert_eq!(join_lines(data.as_bytes(), RdfFormat::NTriples), expected);
+        assert_eq!(join_lines(data.as_bytes(), RdfFormat::NQuads), expected);
+    }
 }

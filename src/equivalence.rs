@@ -111,8 +111,9 @@ pub struct TooManyIdentifiers;
 /// of ids.
 #[derive(Default)]
 struct Interner {
-    bytes: Vec<u8>,
-    /// Where each IRI starts in `bytes`, and one more: where the next would.
+    /// The IRIs, one after the other.
+    text: String,
+    /// Where each IRI starts in `text`, and one more: where the next would.
     starts: Vec<u64>,
     table: HashTable<u32>,
 }
@@ -128,13 +129,16 @@ impl Interner {
 
     fn get(&self, id: u32) -> &str {
         let (start, end) = (self.starts[id as usize], self.starts[id as usize + 1]);
-        // Only whole `&str`s are pushed, so every slice between two starts is UTF-8.
-        std::str::from_utf8(&self.bytes[start as usize..end as usize]).unwrap_or_default()
+        &self.text[start as usize..end as usize]
     }
 
     fn find(&self, iri: &str) -> Option<u32> {
+        let (starts, text) = (&self.starts, self.text.as_bytes());
         self.table
-            .find(Self::hash(iri), |&id| self.get(id) == iri)
+            .find(Self::hash(iri), |&id| {
+                let (start, end) = (starts[id as usize], starts[id as usize + 1]);
+                text[start as usize..end as usize] == *iri.as_bytes()
+            })
             .copied()
     }
 
@@ -150,12 +154,12 @@ impl Interner {
         if self.starts.is_empty() {
             self.starts.push(0);
         }
-        self.bytes.extend_from_slice(iri.as_bytes());
-        self.starts.push(self.bytes.len() as u64);
-        let (bytes, starts) = (&self.bytes, &self.starts);
+        self.text.push_str(iri);
+        self.starts.push(self.text.len() as u64);
+        let (text, starts) = (&self.text, &self.starts);
         let rehash = |&id: &u32| {
             let range = starts[id as usize] as usize..starts[id as usize + 1] as usize;
-            xxhash_rust::xxh3::xxh3_64(&bytes[range])
+            xxhash_rust::xxh3::xxh3_64(text[range].as_bytes())
         };
         self.table.insert_unique(Self::hash(iri), id, rehash);
         Ok((id, true))
@@ -163,12 +167,14 @@ impl Interner {
 }
 
 /// A union of two classes: the statement that asserted it and how large the smaller side was.
+/// 24 bytes: the [`Origin`] is kept flat (as a field it would pad the join to 32).
 #[derive(Debug, Clone, Copy)]
 struct Join {
     a: u32,
     b: u32,
     smaller: u32,
-    origin: Origin,
+    source: u32,
+    line: u64,
 }
 
 /// Collects equivalences; [`freeze`](Self::freeze) it to look representatives up.
@@ -257,7 +263,8 @@ impl EquivalencesBuilder {
             a,
             b,
             smaller,
-            origin,
+            source: origin.source,
+            line: origin.line,
         });
         Ok(())
     }
@@ -327,7 +334,10 @@ impl EquivalencesBuilder {
                 let edge = ClassJoin {
                     a: self.iris.get(join.a).to_owned(),
                     b: self.iris.get(join.b).to_owned(),
-                    origin: join.origin,
+                    origin: Origin {
+                        source: join.source,
+                        line: join.line,
+                    },
                     smaller_side: join.smaller as usize,
                 };
                 if class
@@ -542,6 +552,11 @@ impl Equivalences {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_join_takes_24_bytes() {
+        assert_eq!(size_of::<super::Join>(), 24);
+    }
+
     use super::*;
 
     fn build(pairs: &[(&str, &str)], max_class: usize) -> Equivalences {

@@ -82,6 +82,10 @@ pub use report::{Location, Observer, Recovery, Report};
 pub use session::Session;
 pub use threads::WORKER_STACK;
 
+// The rewrite's own readers, for the first pass of `--collapse` to read as the rewrite reads.
+pub(crate) use graph::LineParser;
+pub(crate) use line::read_chunk;
+
 /// A format named by a short name (`nt`, `nq`, `ttl`, `trig`, `rdfxml`), an extension or a media
 /// type, as riot, rapper and oxigraph accept them; the error says what is accepted.
 ///

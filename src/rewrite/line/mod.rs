@@ -20,6 +20,7 @@ use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
 use worker::{ChunkResult, LineWorker};
 
+pub(crate) use chunk::read_chunk;
 pub(crate) use iris::{blank_labels, column, unescape_iri};
 
 /// Rewrites `input` into the session's line-based output, on as many threads as the rewriter

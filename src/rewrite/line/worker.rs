@@ -384,11 +384,15 @@ impl<'r> LineWorker<'r> {
             }
         }
         result.output.extend_from_slice(&line[written..]);
-        if written > 0 && memchr::memmem::find(line, b"/RA").is_some() {
+        if written > 0 && SIGNED.find(line).is_some() {
             warn_if_signed(line, result);
         }
     }
 }
+
+/// What every trusty URI's hash starts with (`…/RA…`): a line without it is no nanopublication's.
+static SIGNED: std::sync::LazyLock<Finder<'static>> =
+    std::sync::LazyLock::new(|| Finder::new(b"/RA"));
 
 /// Warns when `line`, whose IRIs were rewritten (into the output from `start`), is a statement
 /// of a trusty nanopublication.
