@@ -36,10 +36,11 @@ use crate::literals::{LiteralRewriter, LiteralStats};
 use crate::pairs::Pair;
 use crate::position::{line_breaks, line_start, lines};
 use crate::rename::RenameTable;
-use crate::rewrite::{LineParser, read_chunk};
+use crate::rewrite::{Checked, LineParser, check, iri_statement, read_chunk, unescape_iri};
 use crate::{Kind, Registry};
 use oxrdf::{NamedOrBlankNode, Quad, Term};
 use oxrdfio::{RdfFormat, RdfParser};
+use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read};
 
 /// The number of statements in a window of the literal rewriter: the same batches the graph
@@ -254,6 +255,12 @@ impl<'r> Collector<'r> {
                     source,
                     line: lines_before + 1,
                 };
+                if self.literals.is_none() {
+                    if let Some([s, p, o]) = scanned_iri_statement(line, quads) {
+                        self.equivalence_of(&s, &p, &o, origin)?;
+                        continue;
+                    }
+                }
                 let mut parser = LineParser::for_lines(quads);
                 parser.extend(line);
                 parser.end();
@@ -300,14 +307,25 @@ impl<'r> Collector<'r> {
 
     /// Adds `quad` if it is an equivalence statement between two IRIs.
     fn equivalence(&mut self, quad: &Quad, origin: Origin) -> Result<(), TooManyIdentifiers> {
-        if !self.predicates.iter().any(|p| p == quad.predicate.as_str()) {
-            return Ok(());
-        }
         let (NamedOrBlankNode::NamedNode(s), Term::NamedNode(o)) = (&quad.subject, &quad.object)
         else {
             return Ok(());
         };
-        let (Some(s), Some(o)) = (self.canonical(s.as_str()), self.canonical(o.as_str())) else {
+        self.equivalence_of(s.as_str(), quad.predicate.as_str(), o.as_str(), origin)
+    }
+
+    /// Adds `<s> <p> <o>` if `p` is an equivalence predicate.
+    fn equivalence_of(
+        &mut self,
+        s: &str,
+        p: &str,
+        o: &str,
+        origin: Origin,
+    ) -> Result<(), TooManyIdentifiers> {
+        if !self.predicates.iter().any(|predicate| predicate == p) {
+            return Ok(());
+        }
+        let (Some(s), Some(o)) = (self.canonical(s), self.canonical(o)) else {
             self.skipped_invalid += 1;
             return Ok(());
         };
@@ -317,10 +335,10 @@ impl<'r> Collector<'r> {
     }
 
     /// The canonical form of `iri` and its kind; `None` if it is invalid.
-    fn canonical(&self, iri: &str) -> Option<(String, Kind)> {
+    fn canonical<'i>(&self, iri: &'i str) -> Option<(Cow<'i, str>, Kind)> {
         match self.registry.canonicalize_claimed(iri) {
-            None => Some((iri.to_owned(), Kind::Iri)),
-            Some(Ok(c)) => Some((c.iri.into_owned(), c.kind)),
+            None => Some((Cow::Borrowed(iri), Kind::Iri)),
+            Some(Ok(c)) => Some((c.iri, c.kind)),
             Some(Err(_)) => None,
         }
     }
@@ -337,6 +355,18 @@ impl<'r> Collector<'r> {
     pub fn finish(self, max_class: usize, collapse_large: bool) -> Equivalences {
         self.builder.freeze_with(max_class, collapse_large)
     }
+}
+
+/// The subject, predicate and object of a line the rewrite's scanner finds to be one valid
+/// statement whose three first terms are IRIs, with their escapes decoded, as a parser reads
+/// them; `None` for any other line (a parser decides on it).
+fn scanned_iri_statement(line: &[u8], quads: bool) -> Option<[Cow<'_, str>; 3]> {
+    let text = std::str::from_utf8(line).ok()?;
+    if !matches!(check(text, quads), Checked::Statement(_)) {
+        return None;
+    }
+    let [s, p, o] = iri_statement(line)?;
+    Some([s, p, o].map(|span| unescape_iri(&text[span])))
 }
 
 /// `iri` renamed by `table`, if it is.
@@ -371,6 +401,53 @@ mod tests {
             .inspect(|join| assert_eq!(join.origin.source, 3))
             .map(|join| join.origin.line)
             .collect()
+    }
+
+    #[test]
+    fn a_scanned_statement_is_what_the_parser_reads() {
+        let same_as = IriMapping::OWL_SAME_AS;
+        let lines = [
+            format!("<http://a> <{same_as}> <http://b> .\n"),
+            format!("<http://a>\t<{same_as}>  <http://b>.# c\r\n"),
+            format!("<http://\\u00E9> <{same_as}> <http://\\U0001F600> .\n"),
+            format!("<http://a> <{same_as}> <http://b> <http://g> .\n"),
+            format!("<http://a> <{same_as}> <http://b> _:g .\n"),
+            format!("_:a <{same_as}> <http://b> .\n"),
+            format!("<http://a> <{same_as}> _:b .\n"),
+            format!("<http://a> <{same_as}> \"<http://b>\" .\n"),
+            format!("<http://a> <{same_as}> \"b\"^^<http://b> .\n"),
+            format!("<http://a> <{same_as}> <http://b> <http://c> <http://d> .\n"),
+            format!("<http://a> <{same_as}> <http://b>\n"),
+            format!("<http://a b> <{same_as}> <http://b> .\n"),
+        ];
+        let mut scanned = 0;
+        for line in &lines {
+            for quads in [false, true] {
+                let parsed: Vec<_> = {
+                    let mut parser = LineParser::for_lines(quads);
+                    parser.extend(line.as_bytes());
+                    parser.end();
+                    std::iter::from_fn(|| parser.next()).collect()
+                };
+                let Some([s, p, o]) = scanned_iri_statement(line.as_bytes(), quads) else {
+                    continue;
+                };
+                scanned += 1;
+                let [Ok(quad)] = &parsed[..] else {
+                    panic!("{line:?} (quads: {quads}) scanned, parsed as {parsed:?}");
+                };
+                assert_eq!(
+                    (
+                        quad.subject.to_string(),
+                        quad.predicate.to_string(),
+                        quad.object.to_string()
+                    ),
+                    (format!("<{s}>"), format!("<{p}>"), format!("<{o}>")),
+                    "{line:?}"
+                );
+            }
+        }
+        assert!(scanned >= 6, "{scanned} lines scanned");
     }
 
     #[test]

@@ -84,7 +84,7 @@ pub use threads::WORKER_STACK;
 
 // The rewrite's own readers, for the first pass of `--collapse` to read as the rewrite reads.
 pub(crate) use graph::LineParser;
-pub(crate) use line::read_chunk;
+pub(crate) use line::{Checked, check, iri_statement, read_chunk, unescape_iri};
 
 /// A format named by a short name (`nt`, `nq`, `ttl`, `trig`, `rdfxml`), an extension or a media
 /// type, as riot, rapper and oxigraph accept them; the error says what is accepted.

@@ -13,6 +13,28 @@ pub(crate) fn term_iris(line: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ 
     terms(line).filter_map(|(term, range)| (term == Term::Iri).then_some(range))
 }
 
+/// The byte ranges of the subject, predicate and object IRIs of a statement line whose three
+/// first terms are IRIs (`<s> <p> <o> …`); `None` for any other line. The line must be valid
+/// N-Triples / N-Quads.
+///
+/// ```text
+/// <http://s> <http://p> <http://o> .        the three
+/// _:b <http://p> <http://o> .               none: the subject is no IRI
+/// <http://s> <http://p> "o"^^<http://d> .   none: the object is no IRI
+/// ```
+pub(crate) fn iri_statement(line: &[u8]) -> Option<[Range<usize>; 3]> {
+    let mut spans = term_iris(line);
+    let (s, p, o) = (spans.next()?, spans.next()?, spans.next()?);
+    // The first three IRIs are the subject, predicate and object only when nothing else
+    // stands between them.
+    let between = |from: usize, to: usize| {
+        line.get(from..to)
+            .is_some_and(|gap| gap.iter().all(|b| b" \t<>".contains(b)))
+    };
+    let starts = line.iter().position(|b| !b" \t".contains(b)) == Some(s.start - 1);
+    (starts && between(s.end, p.start) && between(p.end, o.start)).then_some([s, p, o])
+}
+
 /// The byte ranges (after `_:`) of the blank node labels of a line, in triple terms too.
 /// Stops at a comment.
 ///

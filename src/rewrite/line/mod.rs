@@ -21,7 +21,8 @@ use std::sync::mpsc;
 use worker::{ChunkResult, LineWorker};
 
 pub(crate) use chunk::read_chunk;
-pub(crate) use iris::{blank_labels, column, unescape_iri};
+pub(crate) use iris::{blank_labels, column, iri_statement, unescape_iri};
+pub(crate) use scan::{Checked, check};
 
 /// Rewrites `input` into the session's line-based output, on as many threads as the rewriter
 /// has. With more than one, each worker thread takes chunks in turn while this thread reads the

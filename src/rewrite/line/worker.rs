@@ -1,7 +1,7 @@
 //! A line worker: turns a chunk of N-Triples / N-Quads lines into its output bytes and what it
 //! found, in line order. Lines are counted from 1 in the chunk.
 
-use super::iris::{column, term_iris, unescape_iri};
+use super::iris::{column, iri_statement, term_iris, unescape_iri};
 use super::scan::{Checked, check};
 use crate::mapping::{EquivalenceLinks, EquivalenceStatement};
 use crate::position::lines;
@@ -265,18 +265,7 @@ impl<'r> LineWorker<'r> {
             return None;
         }
         let mapping = self.rewriter.mapping.as_deref()?;
-        let mut spans = term_iris(line);
-        let (s, p, o) = (spans.next()?, spans.next()?, spans.next()?);
-        // The first three IRIs are the subject, predicate and object only when nothing else
-        // stands between them.
-        let between = |from: usize, to: usize| {
-            line.get(from..to)
-                .is_some_and(|gap| gap.iter().all(|b| b" \t<>".contains(b)))
-        };
-        let starts = line.iter().position(|b| !b" \t".contains(b)) == Some(s.start - 1);
-        if !starts || !between(s.end, p.start) || !between(p.end, o.start) {
-            return None;
-        }
+        let [s, p, o] = iri_statement(line)?;
         let text = |span: &Range<usize>| std::str::from_utf8(&line[span.clone()]).ok();
         let predicate = mapping.equivalence_predicate(&unescape_iri(text(&p)?))?;
         let registry = &self.rewriter.registry;
@@ -293,7 +282,7 @@ impl<'r> LineWorker<'r> {
         let statement = mapping.equivalence_statement(&subject, &object);
         let mut linked = statement.linked().peekable();
         if linked.peek().is_some() {
-            self.graph_name(line, o.end + 1, spans.next());
+            self.graph_name(line, o.end + 1, term_iris(line).nth(3));
             for member in linked {
                 links.insert(&self.graph, predicate, member);
             }
