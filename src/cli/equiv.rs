@@ -339,7 +339,7 @@ fn report_classes(
     if !quiet {
         let _ = writeln!(
             stderr,
-            "pidcanon: --collapse: {}, {} of {}",
+            "pidcanon: --collapse: {}, {} of {} (gathered in {:.1} MB, {} bytes an identifier)",
             count(
                 equivalences.pairs(),
                 "equivalence pair",
@@ -347,6 +347,8 @@ fn report_classes(
             ),
             count(equivalences.classes() as u64, "class", "classes"),
             count(equivalences.members() as u64, "identifier", "identifiers"),
+            equivalences.gathered_bytes() as f64 / 1e6,
+            equivalences.gathered_bytes() / equivalences.identifiers().max(1),
         );
     }
     let large = equivalences.large_classes();
