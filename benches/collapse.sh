@@ -75,10 +75,16 @@ peak() {
   /usr/bin/time -f "%M" -o "$dir/memory.last" "$pidcanon" rewrite -q --threads 1 -i nt --collapse "$1" > /dev/null
   cat "$dir/memory.last"
 }
+# gathered CORPUS: what the classes took while they were gathered, as --collapse prints it.
+gathered() {
+  "$pidcanon" rewrite --threads 1 -i nt --collapse "$1" 2>&1 > /dev/null \
+    | sed -nE 's/.*gathered in ([0-9.]+) MB, ([0-9]+) bytes an identifier.*/\1 MB (\2 bytes an identifier)/p'
+}
 small_kb=$(peak "$corpus"); large_kb=$(peak "$large_corpus")
 small_members=$(members "$corpus"); large_members=$(members "$large_corpus")
 echo
 echo "| --collapse, 1 thread | $triples statements | $large statements | per class member added |"
 echo "|---|---|---|---|"
 echo "| class members | $small_members | $large_members | |"
+echo "| classes gathered in (heap) | $(gathered "$corpus") | $(gathered "$large_corpus") | |"
 echo "| peak RSS | $((small_kb / 1024)) MB | $((large_kb / 1024)) MB | $(((large_kb - small_kb) * 1024 / (large_members - small_members))) bytes |"

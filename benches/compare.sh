@@ -40,6 +40,7 @@ corpus() {
 }
 nt=$(corpus "$triples" nt)
 ttl=$(corpus "$triples" ttl)
+trig=$(corpus "$triples" trig)
 
 # measure NAME COMMAND...: one run, appends "wall user system kilobytes" to $dir/NAME.times
 measure() {
@@ -54,6 +55,7 @@ cases=(
   "nt-2|pass-nt|$nt|--threads 2 -i nt"
   "ttl-1|pass-ttl|$ttl|--threads 1 -i ttl --to nt"
   "ttl-2|pass-ttl|$ttl|--threads 2 -i ttl --to nt"
+  "trig-1|pass-trig|$trig|--threads 1 -i trig --to nq"
 )
 for case in "${cases[@]}"; do
   IFS='|' read -r name _ _ _ <<< "$case"
@@ -72,9 +74,9 @@ done
 
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $runs alternating runs of $triples statements:"
 echo
-python3 - "$dir" "$nt" "$ttl" "$triples" <<'PY'
+python3 - "$dir" "$nt" "$ttl" "$trig" "$triples" <<'PY'
 import os, statistics, sys
-dir, nt, ttl, triples = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+dir, nt, ttl, trig, triples = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 def rows(name):
     return [tuple(map(float, l.split())) for l in open(f"{dir}/{name}.times") if l.strip()]
 def spread(values):
@@ -86,6 +88,7 @@ for label, name, path in [
     ("NT→NT, `--threads 2`", "nt-2", nt),
     ("TTL→NT, `--threads 1`", "ttl-1", ttl),
     ("TTL→NT, `--threads 2`", "ttl-2", ttl),
+    ("TriG→NQ, `--threads 1`", "trig-1", trig),
 ]:
     size = os.path.getsize(path) / 1e6
     for who, runs in (("pass-through", rows(f"{name}.base")), ("pidcanon", rows(name))):
@@ -107,18 +110,16 @@ PY
 
 if $memory; then
   large=$((triples * 4))
-  large_nt=$(corpus "$large" nt)
-  large_ttl=$(corpus "$large" ttl)
   echo
   echo "| peak RSS | $triples statements | $large statements | growth per statement |"
   echo "|---|---|---|---|"
   for case in "NT→NT, \`--threads 1\`|-i nt --threads 1|nt" "NT→NT, \`--threads 2\`|-i nt --threads 2|nt" \
     "TTL→NT, \`--threads 1\`|-i ttl --to nt --threads 1|ttl" "TTL→NT, \`--threads 2\`|-i ttl --to nt --threads 2|ttl" \
-    "NT→NT, \`--dedup\`|-i nt --dedup|nt"; do
+    "TriG→NQ, \`--threads 1\`|-i trig --to nq --threads 1|trig" "NT→NT, \`--dedup\`|-i nt --dedup|nt"; do
     IFS='|' read -r label options format <<< "$case"
     line="| $label |"
     kilobytes=()
-    for input in "$(corpus "$triples" "$format")" "$([ "$format" = nt ] && echo "$large_nt" || echo "$large_ttl")"; do
+    for input in "$(corpus "$triples" "$format")" "$(corpus "$large" "$format")"; do
       # shellcheck disable=SC2086
       /usr/bin/time -f "%M" -o "$dir/memory.last" "$pidcanon" rewrite -q $options "$input" > /dev/null
       kilobytes+=("$(cat "$dir/memory.last")")

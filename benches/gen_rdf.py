@@ -2,12 +2,14 @@
 """Realistic RDF with persistent identifiers in mixed spellings: pidcanon's corpus generator.
 
 Usage:
-    benches/gen_rdf.py --statements N [--seed S] [--format nt|nq|ttl] [-o FILE] [--stats]
+    benches/gen_rdf.py --statements N [--seed S] [--format nt|nq|ttl|trig] [-o FILE] [--stats]
 
     --statements N   exactly N statements (--triples N is the same option)
     --seed S         the corpus is a function of (N, S) alone: the same arguments give the same
                      bytes on every machine and Python 3 version (default 1)
-    --format F       nt (N-Triples, default), nq (N-Quads) or ttl (Turtle)
+    --format F       nt (N-Triples, default), nq (N-Quads), ttl (Turtle) or trig (TriG: the
+                     Turtle with about half the subject blocks in one of six named graphs,
+                     written `GRAPH <g> { … }` or `<g> { … }`)
     -o FILE          write to FILE (default: standard output)
     --stats          print the measured mix to standard error
 
@@ -1222,6 +1224,23 @@ class Turtle:
         out.append(s + " " + " ;\n    ".join([self.pred(p, objs, 0) for p, objs in po]) + " .\n\n")
 
 
+class TriG(Turtle):
+    """Turtle, with subject blocks in the default graph or in a named one, as N-Quads has them."""
+
+    def header(self, n, seed):
+        return super().header(n, seed).replace("--format ttl", "--format trig")
+
+    def block(self, subj, po, out):
+        g = GRAPHS[int(self.srnd() * len(GRAPHS))]
+        if g is None:
+            super().block(subj, po, out)
+            return
+        name = g if g[0] == "_" else self.iri(g)
+        out.append(("GRAPH " if self.srnd() < 0.5 else "") + name + " {\n")
+        super().block(subj, po, out)
+        out.append("}\n\n")
+
+
 # ------------------------------------------------------------------------------ --stats
 class Tally:
     def __init__(self):
@@ -1329,7 +1348,8 @@ def generate(n, seed, fmt, fh, tally=None):
     """Writes exactly n statements to the binary file fh; returns the bytes written."""
     gen = Gen(n, seed)
     srnd = random.Random(seed * 7 + 0x5EED).random  # serialization choices only
-    writer = Turtle(srnd) if fmt == "ttl" else NTriples(srnd, fmt == "nq")
+    writers = {"ttl": Turtle, "trig": TriG}
+    writer = writers[fmt](srnd) if fmt in writers else NTriples(srnd, fmt == "nq")
     out = [writer.header(n, seed)]
     recent = []  # the last 64 blocks: duplicates repeat one of their statements
     left = n
@@ -1377,7 +1397,7 @@ def main(argv=None):
     ap.add_argument("--statements", "--triples", dest="statements", type=int, required=True,
                     metavar="N", help="exactly N statements (--triples is the same option)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    ap.add_argument("--format", choices=("nt", "nq", "ttl"), default="nt",
+    ap.add_argument("--format", choices=("nt", "nq", "ttl", "trig"), default="nt",
                     help="N-Triples (default), N-Quads or Turtle")
     ap.add_argument("-o", "--output", default="-", metavar="FILE",
                     help="output file (default: standard output)")
