@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use store_support::{
-    Oxigraph, Proxy, Reply, assert_store_error, dataset, pidcanon, pidcanon_ok, report,
+    Oxigraph, Proxy, Reply, Request, assert_store_error, dataset, pidcanon, pidcanon_ok, report,
 };
 
 const LINKS: &str = "urn:pidcanon:links";
@@ -337,6 +337,106 @@ fn a_500_on_every_update_stops_with_the_endpoint_and_status_and_a_rerun_finishes
     );
     assert_eq!(proxy.forwarded_updates.load(Ordering::SeqCst), 3);
     run_store(&server, &[]);
+    assert_normalized(&server, &corpus, &binary, "reference");
+}
+
+/// The operations of an update the proxy received (`update=` and the URL-encoded update).
+fn operations(request: &Request) -> usize {
+    request.body.matches("DELETE").count() + request.body.matches("DROP").count()
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn an_update_that_times_out_is_split_not_resent_and_later_updates_are_smaller() {
+    let (binary, corpus, server) = corpus_on_oxigraph();
+    // As Virtuoso answers an update too big to compile in time: a 500 with SR171, for any
+    // update of more than 60 operations (10 IRIs, each in three positions in two scopes).
+    let timed_out = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&timed_out);
+    let proxy = Proxy::start(Some(server.port), move |request| {
+        (request.update > 0 && operations(request) > 60).then(|| {
+            seen.lock().expect("lock").push(request.body.clone());
+            Reply::new(
+                500,
+                "text/plain",
+                "Virtuoso S1T00 Error SR171: Transaction timed out\n\nSPARQL query:\n…",
+            )
+        })
+    });
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let mut args = store_args(
+        &query,
+        &update,
+        &[
+            "--batch",
+            "100",
+            "--backoff",
+            "10",
+            "--progress-interval",
+            "100",
+        ],
+    );
+    args.retain(|&a| a != "-q");
+    let (_, stderr) = pidcanon_ok(&args);
+    let report = report(&stderr);
+    // Never the same update twice: each was cut in two, down to updates the store took.
+    let timed_out = timed_out.lock().expect("lock").clone();
+    assert!(!timed_out.is_empty(), "{stderr}");
+    let distinct: BTreeSet<&String> = timed_out.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        timed_out.len(),
+        "an update was sent again as it was"
+    );
+    assert_eq!(report["retries"].as_u64(), Some(0), "{report}");
+    assert_eq!(
+        report["updates_split"].as_u64(),
+        Some(timed_out.len() as u64),
+        "{report}"
+    );
+    // 100 → 50 → 25 → 12 → 6: three more splits after the first, then never again.
+    assert_eq!(timed_out.len(), 4, "{stderr}");
+    assert_eq!(report["batch"].as_u64(), Some(6), "{report}");
+    assert!(
+        stderr.contains("pidcanon: an update of 100 IRIs timed out after ")
+            && stderr.contains(" s (HTTP 500: Virtuoso S1T00 Error SR171: Transaction timed out")
+            && stderr.contains(
+                "): sending it again in updates of at most 50 IRIs, as all the next ones"
+            ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("; 6 IRIs per update\n"),
+        "no progress line says the size: {stderr}"
+    );
+    assert_normalized(&server, &corpus, &binary, "reference");
+    let again = run_store(&server, &[]);
+    assert_eq!(again["rewritten_total"].as_u64(), Some(0), "{again}");
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn an_update_without_an_answer_within_the_timeout_is_split_not_resent() {
+    let (binary, corpus, server) = corpus_on_oxigraph();
+    // Updates of more than 30 operations get no answer within the client's timeout (1 s).
+    let proxy = Proxy::start(Some(server.port), |request| {
+        (request.update > 0 && operations(request) > 30).then(|| {
+            std::thread::sleep(Duration::from_millis(1500));
+            Reply::new(504, "text/plain", "too late")
+        })
+    });
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let mut args = store_args(&query, &update, &["--batch", "20", "--timeout", "1"]);
+    args.retain(|&a| a != "-q");
+    let (_, stderr) = pidcanon_ok(&args);
+    let report = report(&stderr);
+    assert_eq!(report["retries"].as_u64(), Some(0), "{report}");
+    assert_eq!(report["updates_split"].as_u64(), Some(2), "{report}");
+    assert_eq!(report["batch"].as_u64(), Some(5), "{report}");
+    assert!(
+        stderr.contains("pidcanon: an update of 20 IRIs timed out after 1."),
+        "{stderr}"
+    );
     assert_normalized(&server, &corpus, &binary, "reference");
 }
 

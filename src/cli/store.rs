@@ -41,9 +41,11 @@ pub(crate) struct StoreArgs {
     /// Print the SPARQL updates and the counts; change nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Old IRIs per update request (each request also stays under 64 KiB of IRIs).
-    #[arg(long, value_name = "N", default_value_t = 1000)]
-    batch: usize,
+    /// Old IRIs per update request (each request also stays under 64 KiB of IRIs) [default:
+    /// 1000; 20 on Virtuoso]. Halved after an update slower than 5 s; an update that times out
+    /// is sent again as two halves.
+    #[arg(long, value_name = "N")]
+    batch: Option<usize>,
     /// Find the candidate IRIs in pages of N (each page costs a scan of the store and a sort),
     /// for stores that cut responses short (Virtuoso: 10000) [default: one query per pass, its
     /// results read as they arrive].
@@ -243,9 +245,11 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
     let rename = args.identifiers.rename_table(&registry, "rewritten")?;
     let literals = args.identifiers.literal_rewriter(&policy, None)?;
     let mut normalizer = Normalizer::new(registry)
-        .with_batch(args.batch)
         .with_graphs(graphs)
         .map_err(|e| e.to_string())?;
+    if let Some(batch) = args.batch {
+        normalizer = normalizer.with_batch(batch);
+    }
     if let Some(page) = args.page {
         normalizer = normalizer.with_page(page);
     }
@@ -321,12 +325,13 @@ impl Ticker {
 /// The running counts, for the progress bar and the progress lines.
 fn counts(report: &StoreReport) -> String {
     format!(
-        "{} IRIs examined, {} rewritten, {} invalid; {} updates, {} requests",
+        "{} IRIs examined, {} rewritten, {} invalid; {} updates, {} requests; {} IRIs per update",
         report.iris_examined,
         report.rewritten_total(),
         report.invalid,
         report.updates,
-        report.requests
+        report.requests,
+        report.batch
     )
 }
 
@@ -364,6 +369,10 @@ impl Observer for Cli {
             "pidcanon: warning: {n} statements hold an RDF 1.2 triple term; the IRIs inside triple \
              terms are not rewritten by `store` (dump, `pidcanon rewrite`, reload for those)"
         ));
+    }
+
+    fn notice(&mut self, message: &dyn Display) {
+        self.say(&format!("pidcanon: {message}"));
     }
 
     fn would_send(&mut self, update: &str) -> io::Result<()> {
@@ -407,6 +416,8 @@ fn report_json(report: &StoreReport, dry_run: bool, error: Option<&str>) -> serd
         "triple_terms": counted(report.triple_terms, report.statements_counted),
         "duplicates_collapsed": report.duplicates_collapsed,
         "updates": report.updates,
+        "batch": report.batch,
+        "updates_split": report.updates_split,
         "requests": report.requests,
         "retries": report.retries,
         "seconds": report.seconds,

@@ -158,6 +158,8 @@ pub struct Client {
     retried: Cell<u64>,
     /// The `https://` endpoints found to answer a TLS handshake.
     tls_checked: RefCell<Vec<String>>,
+    /// The `Server` header of the first answer that had one.
+    server: RefCell<Option<String>>,
 }
 
 /// One row of query results: variable name → value.
@@ -303,6 +305,15 @@ enum Operation {
     Update,
 }
 
+/// What to do when a request times out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnTimeout {
+    /// Retry it, as other transient failures.
+    Retry,
+    /// Give up at once with [`StoreError::TimedOut`]: the caller sends something smaller.
+    GiveUp,
+}
+
 impl Client {
     /// A client of the SPARQL endpoint at `query_endpoint`.
     #[must_use]
@@ -325,6 +336,7 @@ impl Client {
             requests: Cell::new(0),
             retried: Cell::new(0),
             tls_checked: RefCell::new(Vec::new()),
+            server: RefCell::new(None),
         }
     }
 
@@ -383,6 +395,13 @@ impl Client {
         self.retried.get()
     }
 
+    /// The `Server` header of the first answer that had one (`Virtuoso/07.20.3229 (Linux) …`),
+    /// once a request was answered.
+    #[must_use]
+    pub fn server(&self) -> Option<String> {
+        self.server.borrow().clone()
+    }
+
     /// Runs a `SELECT` query; its rows.
     pub fn select(&self, query: &str) -> Result<Vec<Row>, StoreError> {
         let mut rows = Vec::new();
@@ -417,7 +436,7 @@ impl Client {
         query: &str,
         each: &mut dyn FnMut(Row) -> Result<(), StoreError>,
     ) -> Result<Option<String>, StoreError> {
-        let (content_type, response) = self.send(Operation::Query, query)?;
+        let (content_type, response) = self.send(Operation::Query, query, OnTimeout::Retry)?;
         let cut = response
             .headers()
             .get("x-sparql-maxrows")
@@ -455,7 +474,7 @@ impl Client {
         struct Boolean {
             boolean: bool,
         }
-        let (content_type, mut response) = self.send(Operation::Query, query)?;
+        let (content_type, mut response) = self.send(Operation::Query, query, OnTimeout::Retry)?;
         let text = response
             .body_mut()
             .with_config()
@@ -479,7 +498,20 @@ impl Client {
 
     /// Runs a SPARQL update.
     pub fn update(&self, update: &str) -> Result<(), StoreError> {
-        let (_, mut response) = self.send(Operation::Update, update)?;
+        self.update_with(update, OnTimeout::Retry)
+    }
+
+    /// Runs a SPARQL update, retrying transient failures but not a timeout: an update that
+    /// timed out (no answer within the timeout, HTTP 408 or 504, or a 5xx that says it timed
+    /// out, as Virtuoso's `SR171: Transaction timed out`) fails at once with
+    /// [`StoreError::TimedOut`], so that the caller can send it again in smaller pieces rather
+    /// than the same update, which would time out again.
+    pub fn update_or_time_out(&self, update: &str) -> Result<(), StoreError> {
+        self.update_with(update, OnTimeout::GiveUp)
+    }
+
+    fn update_with(&self, update: &str, on_timeout: OnTimeout) -> Result<(), StoreError> {
+        let (_, mut response) = self.send(Operation::Update, update, on_timeout)?;
         // Read the (short) answer, so that the connection can serve the next request.
         let _ = response
             .body_mut()
@@ -494,6 +526,7 @@ impl Client {
         &self,
         operation: Operation,
         text: &str,
+        on_timeout: OnTimeout,
     ) -> Result<(Option<String>, Response), StoreError> {
         let (endpoint, form) = match operation {
             Operation::Query => (&self.query_endpoint, "query="),
@@ -539,9 +572,16 @@ impl Client {
                         });
                     }
                     let excerpt: String = text.trim().chars().take(200).collect();
-                    format!("HTTP {status}: {excerpt}")
+                    let reason = format!("HTTP {status}: {excerpt}")
                         .trim_end_matches([' ', ':'])
-                        .to_owned()
+                        .to_owned();
+                    if on_timeout == OnTimeout::GiveUp && timed_out(status, &text) {
+                        return Err(StoreError::TimedOut {
+                            endpoint: endpoint.clone(),
+                            reason,
+                        });
+                    }
+                    reason
                 }
                 Err(Permanent(reason)) => {
                     return Err(StoreError::Unavailable {
@@ -550,7 +590,13 @@ impl Client {
                         reason,
                     });
                 }
-                Err(Transient(reason)) => reason,
+                Err(TimedOut(reason)) if on_timeout == OnTimeout::GiveUp => {
+                    return Err(StoreError::TimedOut {
+                        endpoint: endpoint.clone(),
+                        reason,
+                    });
+                }
+                Err(Transient(reason) | TimedOut(reason)) => reason,
             };
             if attempt > self.options.retries {
                 return Err(StoreError::Unavailable {
@@ -577,6 +623,15 @@ impl Client {
             request = request.header("Authorization", authorization);
         }
         let mut response = request.send(body).map_err(failure)?;
+        if self.server.borrow().is_none() {
+            if let Some(server) = response
+                .headers()
+                .get("server")
+                .and_then(|v| v.to_str().ok())
+            {
+                self.server.replace(Some(server.trim().to_owned()));
+            }
+        }
         let status = response.status().as_u16();
         let header = |name| {
             response
@@ -732,19 +787,24 @@ enum Answer {
 
 /// A request that got no answer.
 enum Failure {
-    /// Worth retrying: the connection failed or timed out.
+    /// Worth retrying: the connection failed.
     Transient(String),
+    /// No answer within the timeout.
+    TimedOut(String),
     /// Not worth retrying: a bad URL, an unknown host, a TLS failure.
     Permanent(String),
 }
-use Failure::{Permanent, Transient};
+use Failure::{Permanent, TimedOut, Transient};
 
 fn failure(error: ureq::Error) -> Failure {
     match error {
-        ureq::Error::Io(_)
-        | ureq::Error::Timeout(_)
-        | ureq::Error::ConnectionFailed
-        | ureq::Error::Protocol(_) => Transient(error.to_string()),
+        ureq::Error::Timeout(_) => TimedOut(error.to_string()),
+        ureq::Error::Io(ref e) if e.kind() == std::io::ErrorKind::TimedOut => {
+            TimedOut(error.to_string())
+        }
+        ureq::Error::Io(_) | ureq::Error::ConnectionFailed | ureq::Error::Protocol(_) => {
+            Transient(error.to_string())
+        }
         _ => Permanent(error.to_string()),
     }
 }
@@ -850,6 +910,19 @@ fn transient(status: u16) -> bool {
     matches!(status, 408 | 429 | 500 | 502 | 503 | 504)
 }
 
+/// Whether a failed request's status and body say that it timed out: a gateway's 504, a 408,
+/// or a 500 or 503 whose body says so (Virtuoso: `Virtuoso S1T00 Error SR171: Transaction timed
+/// out`).
+fn timed_out(status: u16, body: &str) -> bool {
+    let lower = body.to_ascii_lowercase();
+    matches!(status, 408 | 504)
+        || (matches!(status, 500 | 503)
+            && (body.contains("S1T00")
+                || body.contains("SR171")
+                || lower.contains("timed out")
+                || lower.contains("timeout")))
+}
+
 /// The path and query of `url`, the request target digest authentication signs.
 fn request_target(url: &str) -> &str {
     let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
@@ -877,6 +950,19 @@ mod tests {
         assert_eq!(authority("[::1]:8443#f"), "[::1]:8443");
         assert_eq!(strip_prefix_ignore_case("HTTPS://h", "https://"), Some("h"));
         assert_eq!(client_hello()[..3], [0x16, 0x03, 0x01]);
+    }
+
+    #[test]
+    fn timeouts_are_told_from_other_failures() {
+        assert!(timed_out(
+            500,
+            "Virtuoso S1T00 Error SR171: Transaction timed out\n\nSPARQL query:…"
+        ));
+        assert!(timed_out(504, ""));
+        assert!(timed_out(408, ""));
+        assert!(timed_out(503, "upstream request timeout"));
+        assert!(!timed_out(500, "disk full"));
+        assert!(!timed_out(502, "bad gateway"));
     }
 
     #[test]

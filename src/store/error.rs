@@ -28,6 +28,16 @@ pub enum StoreError {
         /// The last failure.
         reason: String,
     },
+    /// An update timed out (see [`Client::update_or_time_out`](super::Client::update_or_time_out));
+    /// [`Normalizer::run`](super::Normalizer::run) sends it again in two halves, and returns this
+    /// only for an update it cannot cut.
+    #[error("{endpoint}: the update timed out: {reason}")]
+    TimedOut {
+        /// The URL of the endpoint.
+        endpoint: String,
+        /// How it timed out.
+        reason: String,
+    },
     /// The endpoint answered a query with something other than SPARQL JSON results.
     #[error("{endpoint}: not a SPARQL endpoint: {reason}")]
     NotSparql {

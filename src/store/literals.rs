@@ -191,7 +191,7 @@ impl Run<'_> {
                 _ => {}
             }
         }
-        let batch = self.normalizer.batch;
+        let batch = self.sizer.size;
         for chunk in named.chunks(batch) {
             let update = self.sparql.rewrite_statements(chunk);
             self.send_literals(&update, chunk.len() as u64)?;

@@ -42,11 +42,25 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::io;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The most `VALUES` text (old and new IRIs) in one update, whatever `--batch` says: each update
 /// repeats it once per position and scope, so an update stays well under a megabyte.
 const MAX_BATCH_BYTES: usize = 64 * 1024;
+
+/// Old IRIs per update without `--batch` (on a store not known to need fewer).
+const DEFAULT_BATCH: usize = 1000;
+
+/// Old IRIs per update without `--batch` on Virtuoso, whose time to compile an update grows with
+/// the square of the operations in it (see docs/store.md, "Sizing the updates").
+const VIRTUOSO_BATCH: usize = 20;
+
+/// An update that takes longer than this halves the next ones.
+const SLOW_UPDATE: Duration = Duration::from_secs(5);
+
+/// After an update was made smaller, this many updates in a row each faster than an eighth of
+/// [`SLOW_UPDATE`] double the next ones (back to at most the size before the slow update).
+const GROW_AFTER: u32 = 4;
 
 /// The most old IRIs of a batch asked about after its update, to check that it was applied.
 const CHECK_SAMPLE: usize = 16;
@@ -92,6 +106,11 @@ pub struct StoreReport {
     pub duplicates_collapsed: Option<u64>,
     /// Update requests applied (in a dry run, printed).
     pub updates: u64,
+    /// Old IRIs per update at the end of the run (or of the run so far): `--batch`, or the
+    /// starting size for the store, made smaller after slow updates and timeouts.
+    pub batch: u64,
+    /// Updates that timed out and were sent again as two halves.
+    pub updates_split: u64,
     /// HTTP requests sent, retries included.
     pub requests: u64,
     /// Retries after transient failures.
@@ -133,6 +152,11 @@ pub trait Observer {
         Ok(())
     }
 
+    /// How the run proceeds, for whoever watches it: the size of the updates changed, and why.
+    fn notice(&mut self, message: &dyn Display) {
+        let _ = message;
+    }
+
     /// Every 10 000 candidates, and after each update.
     fn progress(&mut self, report: &StoreReport) {
         let _ = report;
@@ -158,7 +182,9 @@ pub struct Normalizer {
     literals: Option<LiteralRewriter>,
     graphs: Graphs,
     links: Option<String>,
-    batch: usize,
+    /// `--batch`: old IRIs per update, at most; `None`: [`DEFAULT_BATCH`], or [`VIRTUOSO_BATCH`]
+    /// on Virtuoso.
+    batch: Option<usize>,
     page: Option<usize>,
     dry_run: bool,
 }
@@ -171,8 +197,8 @@ enum Pass {
 }
 
 impl Normalizer {
-    /// A normalizer of the default graph, in batches of 1 000 IRIs, with one candidate query
-    /// per pass.
+    /// A normalizer of the default graph, in batches of 1 000 IRIs (20 on Virtuoso), with one
+    /// candidate query per pass.
     #[must_use]
     pub fn new(registry: Registry) -> Self {
         Self {
@@ -182,7 +208,7 @@ impl Normalizer {
             literals: None,
             graphs: Graphs::Default,
             links: None,
-            batch: 1000,
+            batch: None,
             page: None,
             dry_run: false,
         }
@@ -251,10 +277,13 @@ impl Normalizer {
         Ok(self)
     }
 
-    /// Old IRIs per update (at most 64 KiB of them, whatever `n`).
+    /// Old IRIs per update (at most 64 KiB of them, whatever `n`), on every store: without it,
+    /// 1 000, or 20 on a store that says it is Virtuoso (its `Server` header). Either way, an
+    /// update slower than 5 s makes the next ones half as big, and an update that times out is
+    /// sent again as two halves (see docs/store.md).
     #[must_use]
     pub fn with_batch(mut self, n: usize) -> Self {
-        self.batch = n.max(1);
+        self.batch = Some(n.max(1));
         self
     }
 
@@ -323,6 +352,20 @@ impl Normalizer {
             }
         };
         sparql.exclude(marked.iter().cloned());
+        let virtuoso = is_virtuoso(client);
+        let start = match self.batch {
+            Some(n) => n,
+            None if virtuoso => VIRTUOSO_BATCH,
+            None => DEFAULT_BATCH,
+        };
+        if virtuoso && self.batch.is_none() && !self.dry_run {
+            observer.notice(&format!(
+                "the store is Virtuoso ({}): updates of at most {VIRTUOSO_BATCH} IRIs (its time \
+                 to compile an update grows with the square of the operations in it; --batch N \
+                 to choose)",
+                client.server().unwrap_or_default()
+            ));
+        }
         let mut run = Run {
             normalizer: self,
             client,
@@ -334,6 +377,7 @@ impl Normalizer {
             },
             started,
             unsure: false,
+            sizer: Sizer::new(start),
         };
         let result = run.all(&marked);
         run.tally();
@@ -435,6 +479,13 @@ fn iris_of(batch: &Batch) -> (Vec<String>, Vec<String>) {
     (olds, news.into_iter().collect())
 }
 
+/// Whether the store says it is Virtuoso (its `Server` header), once it answered a request.
+fn is_virtuoso(client: &Client) -> bool {
+    client
+        .server()
+        .is_some_and(|server| server.to_ascii_lowercase().starts_with("virtuoso"))
+}
+
 /// `<graph>`, checked.
 fn graph_iri(graph: &str) -> Result<String, StoreError> {
     crate::iri::validate(graph)
@@ -453,6 +504,72 @@ struct Run<'a> {
     started: Instant,
     /// An update was sent that may have been applied in part (it failed without a refusal).
     unsure: bool,
+    /// How many old IRIs go in one update.
+    sizer: Sizer,
+}
+
+/// The size of the updates (old IRIs in one), as the store can take them: halved after an update
+/// slower than [`SLOW_UPDATE`], or one that timed out (which also lowers the ceiling: a size that
+/// timed out is never tried again); doubled, up to the ceiling, after [`GROW_AFTER`] fast ones.
+#[derive(Debug)]
+struct Sizer {
+    size: usize,
+    ceiling: usize,
+    /// Full updates in a row faster than an eighth of [`SLOW_UPDATE`].
+    fast: u32,
+}
+
+impl Sizer {
+    fn new(start: usize) -> Self {
+        let start = start.max(1);
+        Self {
+            size: start,
+            ceiling: start,
+            fast: 0,
+        }
+    }
+
+    /// An update of `n` IRIs timed out: the halves, and every later update, hold at most `n / 2`.
+    fn timed_out(&mut self, n: usize) {
+        self.size = self.size.min(n / 2).max(1);
+        self.ceiling = self.ceiling.min(self.size);
+        self.fast = 0;
+    }
+
+    /// An update of `n` IRIs was applied in `took`; what changed, if the size did.
+    fn applied(&mut self, n: usize, took: Duration) -> Option<String> {
+        if took > SLOW_UPDATE && n > 1 {
+            self.fast = 0;
+            let to = self.size.min(n / 2).max(1);
+            if to == self.size {
+                return None;
+            }
+            self.size = to;
+            return Some(format!(
+                "an update of {n} IRIs took {:.1} s: updates of at most {to} IRIs from now on",
+                took.as_secs_f64()
+            ));
+        }
+        if n < self.size || took * 8 >= SLOW_UPDATE || self.size >= self.ceiling {
+            if took * 8 >= SLOW_UPDATE {
+                self.fast = 0;
+            }
+            return None;
+        }
+        self.fast += 1;
+        if self.fast < GROW_AFTER {
+            return None;
+        }
+        self.fast = 0;
+        let from = self.size;
+        self.size = (from * 2).min(self.ceiling);
+        Some(format!(
+            "{GROW_AFTER} updates of {from} IRIs took less than {:.3} s each: updates of at most \
+             {} IRIs from now on",
+            (SLOW_UPDATE / 8).as_secs_f64(),
+            self.size
+        ))
+    }
 }
 
 /// One IRI to rewrite.
@@ -623,7 +740,7 @@ impl Run<'_> {
         for rewrite in found {
             bytes += rewrite.old.len() + rewrite.new.len();
             batch.push(rewrite);
-            if batch.len() >= self.normalizer.batch || bytes >= MAX_BATCH_BYTES {
+            if batch.len() >= self.sizer.size || bytes >= MAX_BATCH_BYTES {
                 self.apply(pass, &mut batch)?;
                 bytes = 0;
             }
@@ -640,60 +757,116 @@ impl Run<'_> {
             let canonical = Canonical::new(Cow::Borrowed(&rewrite.new), rewrite.kind);
             self.observer.rewriting(&rewrite.old, &canonical)?;
         }
+        if self.normalizer.dry_run {
+            let update = self.update_text(pass, batch);
+            self.observer.would_send(&update)?;
+            self.applied(pass, batch);
+            return Ok(());
+        }
+        self.send(pass, std::mem::take(batch))
+    }
+
+    /// The update that rewrites `batch`.
+    fn update_text(&self, pass: Pass, batch: &Batch) -> String {
         // Both IRIs were found writable by `examine`.
         let pairs: Vec<(String, String)> = batch
             .iter()
             .map(|r| (format!("<{}>", r.old), format!("<{}>", r.new)))
             .collect();
-        let update = match pass {
+        match pass {
             Pass::GraphNames => self.sparql.rewrite_graph_names(&pairs),
             Pass::Terms => self.sparql.rewrite_terms(&pairs),
+        }
+    }
+
+    /// Sends the update of `batch`, checks it, and counts it; an update of more than one IRI
+    /// that times out is not sent again as it was (it would time out again): it is sent in
+    /// halves, and the later updates are made as small.
+    fn send(&mut self, pass: Pass, mut batch: Batch) -> Result<(), StoreError> {
+        let update = self.update_text(pass, &batch);
+        let graph_names = pass == Pass::GraphNames;
+        let (olds, news) = iris_of(&batch);
+        let all: Vec<&str> = olds.iter().chain(&news).map(String::as_str).collect();
+        let news: Vec<&str> = news.iter().map(String::as_str).collect();
+        let held = match self.report.duplicates_collapsed {
+            Some(_) => match self.count(&self.sparql.count_holding(&all, graph_names)) {
+                Ok(held) => Some(held),
+                // A store that cannot compile the query: duplicates are not counted.
+                Err(StoreError::Status { status: 400, .. }) => {
+                    self.report.duplicates_collapsed = None;
+                    None
+                }
+                Err(e) => return Err(e),
+            },
+            None => None,
         };
-        if self.normalizer.dry_run {
-            self.observer.would_send(&update)?;
+        let started = Instant::now();
+        let sent = if batch.len() > 1 {
+            self.client.update_or_time_out(&update)
         } else {
-            let graph_names = pass == Pass::GraphNames;
-            let (olds, news) = iris_of(batch);
-            let all: Vec<&str> = olds.iter().chain(&news).map(String::as_str).collect();
-            let news: Vec<&str> = news.iter().map(String::as_str).collect();
-            let held = match self.report.duplicates_collapsed {
-                Some(_) => match self.count(&self.sparql.count_holding(&all, graph_names)) {
-                    Ok(held) => Some(held),
-                    // A store that cannot compile the query: duplicates are not counted.
-                    Err(StoreError::Status { status: 400, .. }) => {
-                        self.report.duplicates_collapsed = None;
-                        None
-                    }
-                    Err(e) => return Err(e),
-                },
-                None => None,
-            };
-            if let Err(e) = self.client.update(&update) {
+            self.client.update(&update)
+        };
+        match sent {
+            Ok(()) => {}
+            Err(StoreError::TimedOut { reason, .. }) if batch.len() > 1 => {
+                // The store may still apply it: the smaller updates sent instead are
+                // idempotent.
+                self.unsure = true;
+                let n = batch.len();
+                self.sizer.timed_out(n);
+                self.report.updates_split += 1;
+                self.report.batch = self.sizer.size as u64;
+                self.observer.notice(&format!(
+                    "an update of {n} IRIs timed out after {:.1} s ({reason}): sending it again \
+                     in updates of at most {} IRIs, as all the next ones",
+                    started.elapsed().as_secs_f64(),
+                    self.sizer.size
+                ));
+                // In pieces of the size of the moment, which a piece that times out makes
+                // smaller again.
+                while !batch.is_empty() {
+                    let rest = batch.split_off(self.sizer.size.min(batch.len()));
+                    self.send(pass, batch)?;
+                    batch = rest;
+                }
+                return Ok(());
+            }
+            Err(e) => {
                 self.unsure = !matches!(e, StoreError::Status { .. } | StoreError::Refused { .. });
                 return Err(e);
             }
-            let after = self.check_applied(pass, batch).and_then(|()| match held {
-                Some(_) => self
-                    .count(&self.sparql.count_holding(&news, graph_names))
-                    .map(Some),
-                None => Ok(None),
-            });
-            match after {
-                Ok(after) => {
-                    if let (Some(collapsed), Some(held), Some(after)) =
-                        (&mut self.report.duplicates_collapsed, held, after)
-                    {
-                        *collapsed += held.saturating_sub(after);
-                    }
-                }
-                Err(e) => {
-                    // The update was answered with success: unless the check found it not
-                    // applied, the store holds it.
-                    self.unsure |= !matches!(e, StoreError::NotApplied { .. });
-                    return Err(e);
+        }
+        let took = started.elapsed();
+        let after = self.check_applied(pass, &batch).and_then(|()| match held {
+            Some(_) => self
+                .count(&self.sparql.count_holding(&news, graph_names))
+                .map(Some),
+            None => Ok(None),
+        });
+        match after {
+            Ok(after) => {
+                if let (Some(collapsed), Some(held), Some(after)) =
+                    (&mut self.report.duplicates_collapsed, held, after)
+                {
+                    *collapsed += held.saturating_sub(after);
                 }
             }
+            Err(e) => {
+                // The update was answered with success: unless the check found it not
+                // applied, the store holds it.
+                self.unsure |= !matches!(e, StoreError::NotApplied { .. });
+                return Err(e);
+            }
         }
+        if let Some(change) = self.sizer.applied(batch.len(), took) {
+            self.observer.notice(&change);
+        }
+        self.applied(pass, &mut batch);
+        Ok(())
+    }
+
+    /// Counts the update of `batch` as applied (in a dry run, printed), and empties it.
+    fn applied(&mut self, pass: Pass, batch: &mut Batch) {
         self.report.updates += 1;
         for Rewrite { kind, .. } in batch.drain(..) {
             *self.report.rewritten.entry(kind).or_default() += 1;
@@ -703,7 +876,6 @@ impl Run<'_> {
         }
         self.tally();
         self.observer.progress(&self.report);
-        Ok(())
     }
 
     /// Asks the store whether a sample of the batch's old IRIs is gone, as its update must have
@@ -756,8 +928,66 @@ impl Run<'_> {
 
     /// Brings the request counters and the time up to date.
     fn tally(&mut self) {
+        self.report.batch = self.sizer.size as u64;
         self.report.requests = self.client.requests();
         self.report.retries = self.client.retries();
         self.report.seconds = self.started.elapsed().as_secs_f64();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FAST: Duration = Duration::from_millis(100);
+
+    #[test]
+    fn a_timeout_halves_the_updates_and_lowers_the_ceiling() {
+        let mut sizer = Sizer::new(100);
+        sizer.timed_out(100);
+        assert_eq!((sizer.size, sizer.ceiling), (50, 50));
+        // A smaller piece of an update that timed out.
+        sizer.timed_out(30);
+        assert_eq!((sizer.size, sizer.ceiling), (15, 15));
+        sizer.timed_out(1);
+        assert_eq!(sizer.size, 1);
+        // Fast updates do not grow past the ceiling.
+        for _ in 0..10 {
+            assert_eq!(sizer.applied(1, FAST), None);
+        }
+        assert_eq!(sizer.size, 1);
+    }
+
+    #[test]
+    fn a_slow_update_halves_the_updates_and_fast_ones_grow_them_back() {
+        let mut sizer = Sizer::new(1000);
+        assert_eq!(sizer.applied(1000, SLOW_UPDATE / 2), None);
+        let change = sizer.applied(1000, SLOW_UPDATE * 2).expect("halved");
+        assert!(
+            change.starts_with("an update of 1000 IRIs took 10.0 s: updates of at most 500 IRIs"),
+            "{change}"
+        );
+        // A smaller batch (the end of a pass) that was fast does not count.
+        assert_eq!(sizer.applied(100, FAST), None);
+        for _ in 1..GROW_AFTER {
+            assert_eq!(sizer.applied(500, FAST), None);
+        }
+        // A middling one breaks the run of fast ones.
+        assert_eq!(sizer.applied(500, SLOW_UPDATE / 2), None);
+        for _ in 1..GROW_AFTER {
+            assert_eq!(sizer.applied(500, FAST), None);
+        }
+        let grown = sizer.applied(500, FAST).expect("grown");
+        assert!(
+            grown.ends_with("updates of at most 1000 IRIs from now on"),
+            "{grown}"
+        );
+        for _ in 0..GROW_AFTER {
+            assert_eq!(sizer.applied(1000, FAST), None);
+        }
+        assert_eq!(sizer.size, 1000);
+        // An update of one IRI cannot be made smaller.
+        let mut one = Sizer::new(1);
+        assert_eq!(one.applied(1, SLOW_UPDATE * 2), None);
     }
 }
