@@ -309,6 +309,82 @@ fn with_file_rewrite(text: &str) -> (String, String) {
 
 #[test]
 #[ignore = "needs Virtuoso: .ci/store.sh runs it where virtuoso-t is installed"]
+fn with_all_graphs_virtuosos_graph_names_are_found_and_normalized() {
+    let virtuoso = Virtuoso::start(&virtuoso_binary());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let examples: String = std::fs::read_to_string(root.join("fixtures/examples/repository.nt"))
+        .expect("fixture")
+        .lines()
+        .filter(|l| !l.contains("_:") && !l.contains("\\u") && !l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let (data, expected) = with_file_rewrite(&examples);
+    // A graph named by a variant spelling of an identifier, and one named canonically.
+    let (variant, canonical) = ("INFO:fedora/demo%3a1", "info:fedora/demo:1");
+    virtuoso.load(&data, variant);
+    virtuoso.load(&data, GRAPH);
+    virtuoso.load(&expected, EXPECTED);
+    let url = virtuoso.url();
+    let args = [
+        "store",
+        "--endpoint",
+        &url,
+        "--all-graphs",
+        "--links",
+        LINKS,
+        "--auth",
+        "digest",
+        "--credentials-env",
+        "PIDCANON_VIRTUOSO",
+        "--page",
+        "10000",
+        "--report",
+        "json",
+    ];
+    let env = [("PIDCANON_VIRTUOSO", "dba:dba")];
+    let output = pidcanon(&args, &env);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "pidcanon: the store answers `GRAPH ?x { }` with an unbound ?x (as Virtuoso does): \
+             the names of the named graphs are found from their statements"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("whose default graph is the union of the named graphs"),
+        "{stderr}"
+    );
+    let first = report(&stderr);
+    assert_eq!(first["graph_names_rewritten"].as_u64(), Some(1), "{first}");
+    assert_eq!(
+        virtuoso.count(&format!("GRAPH <{variant}> {{ ?s ?p ?o }}")),
+        0,
+        "the graph of the variant name is left"
+    );
+    let lines = expected.lines().filter(|l| !l.is_empty()).count() as u64;
+    for graph in [canonical, GRAPH, EXPECTED] {
+        assert_eq!(not_canonical(&virtuoso, graph), Vec::<String>::new());
+        assert_same_graph(&virtuoso, graph, EXPECTED, lines);
+    }
+    // The renamed graph is linked, as the rewritten terms are.
+    assert_eq!(
+        virtuoso.count(&format!(
+            "GRAPH <{LINKS}> {{ <{variant}> <http://www.w3.org/2002/07/owl#sameAs> <{canonical}> }}"
+        )),
+        1
+    );
+    let second = pidcanon(&args, &env);
+    let stderr = String::from_utf8_lossy(&second.stderr).into_owned();
+    assert!(second.status.success(), "{stderr}");
+    let second = report(&stderr);
+    assert_eq!(second["rewritten_total"].as_u64(), Some(0), "{second}");
+    assert_eq!(second["updates"].as_u64(), Some(0), "{second}");
+}
+
+#[test]
+#[ignore = "needs Virtuoso: .ci/store.sh runs it where virtuoso-t is installed"]
 fn with_the_documented_options_a_graph_of_40000_statements_is_normalized() {
     let virtuoso = Virtuoso::start(&virtuoso_binary());
     // 10 000 works of 4 statements; 1 500 of them identified by a variant spelling. Before the

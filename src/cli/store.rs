@@ -35,7 +35,8 @@ pub(crate) struct StoreArgs {
     /// default graph is the union of the named graphs (Virtuoso).
     #[arg(long, value_name = "IRI", conflicts_with = "all_graphs")]
     graph: Vec<String>,
-    /// Normalize the default graph, every named graph and the names of the named graphs.
+    /// Normalize the default graph, every named graph and the names of the named graphs (on
+    /// Virtuoso: every named graph and their names; the default graph is their union).
     #[arg(long)]
     all_graphs: bool,
     /// Print the SPARQL updates and the counts; change nothing.

@@ -366,6 +366,16 @@ impl Normalizer {
                 client.server().unwrap_or_default()
             ));
         }
+        if let Err(e) = self.graph_names_on(client, virtuoso, &mut sparql, observer) {
+            let report = StoreReport {
+                duplicates_collapsed: Some(0),
+                requests: client.requests(),
+                retries: client.retries(),
+                seconds: started.elapsed().as_secs_f64(),
+                ..StoreReport::default()
+            };
+            return (report, Err(e));
+        }
         let mut run = Run {
             normalizer: self,
             client,
@@ -386,6 +396,46 @@ impl Normalizer {
             run.report.statements_after = 0;
         }
         (run.report, result)
+    }
+
+    /// With [`Graphs::All`], how the store's named graphs are read: on Virtuoso, whose default
+    /// graph is the union of the named graphs, the named graphs only (but Virtuoso's own
+    /// [`sparql::VIRTRDF`]); on a store that answers `GRAPH ?x { }` with an unbound `?x`
+    /// (Virtuoso), the graph names from the graphs' statements. Says so to `observer`.
+    fn graph_names_on(
+        &self,
+        client: &Client,
+        virtuoso: bool,
+        sparql: &mut Sparql,
+        observer: &mut dyn Observer,
+    ) -> Result<(), StoreError> {
+        if self.graphs != Graphs::All {
+            return Ok(());
+        }
+        if virtuoso {
+            sparql.default_graph_is_union();
+            sparql.exclude([sparql::VIRTRDF.to_owned()]);
+            observer.notice(&format!(
+                "the store is Virtuoso, whose default graph is the union of the named graphs: \
+                 --all-graphs reads and rewrites every named graph but {} (Virtuoso's own), \
+                 and so the default graph",
+                sparql::VIRTRDF
+            ));
+        }
+        let unbound = client
+            .select(Sparql::empty_graph_probe())?
+            .iter()
+            .any(|row| !row.contains_key("x"));
+        if unbound {
+            sparql.find_graphs_by_statements();
+            observer.notice(
+                &"the store answers `GRAPH ?x { }` with an unbound ?x (as Virtuoso does): the \
+                  names of the named graphs are found from their statements (`GRAPH ?x { ?s ?p \
+                  ?o }`), which costs a scan of them; a named graph without statements is not \
+                  found, and its name not normalized",
+            );
+        }
+        Ok(())
     }
 
     /// The links graphs that earlier runs marked (`<…>`), refusing to run where they would not
@@ -421,6 +471,8 @@ impl Normalizer {
                     )));
                 }
             }
+            // The default graph is not rewritten (see `graph_names_on`).
+            Graphs::All if is_virtuoso(client) => {}
             Graphs::Default | Graphs::All => {
                 let shown = graphs(&Sparql::marks_in_default_graph())?;
                 if let Some(name) = shown.iter().find(|name| marked.contains(name)) {

@@ -14,13 +14,18 @@ pub(crate) const LINKS_MARK: &str = "<urn:pidcanon:linksGraph>";
 /// The named graph where the links graphs are marked.
 pub(crate) const REGISTRY: &str = "<urn:pidcanon:graphs>";
 
+/// Virtuoso's own graph (its RDF views), left out of `--all-graphs` on Virtuoso.
+pub(crate) const VIRTRDF: &str = "<http://www.openlinksw.com/schemas/virtrdf#>";
+
 /// Which graphs of the store are normalized.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Graphs {
     /// The default graph only (what the endpoint's queries see without a `GRAPH` clause).
     #[default]
     Default,
-    /// The default graph, every named graph and the names of the named graphs.
+    /// The default graph, every named graph and the names of the named graphs. On Virtuoso,
+    /// whose default graph is the union of the named graphs, the named graphs (but Virtuoso's
+    /// own `virtrdf#`) and their names.
     All,
     /// These named graphs only (not their names). For stores whose default graph is the union
     /// of the named graphs, such as Virtuoso.
@@ -50,6 +55,12 @@ pub(crate) struct Sparql {
     /// The links graphs, `<…>` (this run's and those marked by earlier runs), left out of every
     /// scan and rewrite.
     excluded: Vec<String>,
+    /// With [`Graphs::All`]: the default graph is the union of the named graphs (Virtuoso), so
+    /// only the named graphs are read and rewritten.
+    union_default: bool,
+    /// The pattern inside `GRAPH ?x { … }` that finds the names of the named graphs: `{ }`, or
+    /// `{ ?s ?p ?o }` on a store that answers `GRAPH ?x { }` with an unbound `?x` (Virtuoso).
+    graph_pattern: &'static str,
 }
 
 impl Sparql {
@@ -90,7 +101,28 @@ impl Sparql {
                 .chain(links.iter().cloned())
                 .collect(),
             links,
+            union_default: false,
+            graph_pattern: "{ }",
         }
+    }
+
+    /// The default graph is the union of the named graphs (Virtuoso): with [`Graphs::All`], only
+    /// the named graphs are read and rewritten (rewriting the default graph would rewrite them
+    /// twice; Virtuoso refuses an update of the default graph without a `GRAPH`).
+    pub(crate) fn default_graph_is_union(&mut self) {
+        self.union_default = true;
+    }
+
+    /// The store answers `GRAPH ?x { }` with an unbound `?x` (Virtuoso): find the names of the
+    /// named graphs from their statements (`GRAPH ?x { ?s ?p ?o }`), which costs a scan of them.
+    pub(crate) fn find_graphs_by_statements(&mut self) {
+        self.graph_pattern = "{ ?s ?p ?o }";
+    }
+
+    /// Whether the store answers `GRAPH ?x { }` as SPARQL says (a row per named graph, or
+    /// none): a row without `?x` says it does not.
+    pub(crate) fn empty_graph_probe() -> &'static str {
+        "SELECT ?x WHERE { GRAPH ?x { } } LIMIT 1"
     }
 
     /// Whether the scan for candidates finds `iri` (an adapter's route leads to it), as its
@@ -120,8 +152,9 @@ impl Sparql {
     /// only).
     pub(crate) fn graph_names_among(&self, iris: &[&str]) -> String {
         format!(
-            "SELECT ?x WHERE {{ VALUES ?x {{ {} }} FILTER EXISTS {{ GRAPH ?x {{ }} }}{} }}",
+            "SELECT ?x WHERE {{ VALUES ?x {{ {} }} FILTER EXISTS {{ GRAPH ?x {} }}{} }}",
             iris.join(" "),
+            self.graph_pattern,
             self.not_excluded("?x")
         )
     }
@@ -301,6 +334,9 @@ impl Sparql {
     fn in_scope(&self, pattern: &str) -> String {
         match &self.graphs {
             Graphs::Default => format!("{{ {pattern} }}"),
+            Graphs::All if self.union_default => {
+                format!("{{ GRAPH ?g {{ {pattern} }}{} }}", self.not_links())
+            }
             Graphs::All => format!(
                 "{{ {{ {pattern} }} UNION {{ GRAPH ?g {{ {pattern} }}{} }} }}",
                 self.not_links()
@@ -340,7 +376,7 @@ impl Sparql {
     /// The routed names of named graphs (with [`Graphs::All`] only): all of them, or one page.
     pub(crate) fn graph_candidates(&self, page: Option<Page<'_>>) -> String {
         let not_links = self.not_excluded("?x");
-        self.candidates(&format!("GRAPH ?x {{ }}{not_links}"), page)
+        self.candidates(&format!("GRAPH ?x {}{not_links}", self.graph_pattern), page)
     }
 
     /// The distinct terms of `pattern` first, and only then the tests, once per term: the
@@ -396,7 +432,9 @@ impl Sparql {
                 match &self.graphs {
                     Graphs::Default => default(&mut update),
                     Graphs::All => {
-                        default(&mut update);
+                        if !self.union_default {
+                            default(&mut update);
+                        }
                         named(&mut update, "", &self.not_links());
                     }
                     Graphs::Named(graphs) => {
@@ -619,6 +657,39 @@ mod tests {
         assert!(check.starts_with("ASK {"), "{check}");
         assert!(check.contains("GRAPH ?g { <info:b> ?p ?o }"), "{check}");
         assert!(check.contains(filter), "{check}");
+    }
+
+    #[test]
+    fn on_virtuoso_graph_names_are_found_from_statements_and_the_union_is_left_alone() {
+        let mut sparql = Sparql::new(Graphs::All, ["info"].into_iter(), None);
+        sparql.default_graph_is_union();
+        sparql.find_graphs_by_statements();
+        sparql.exclude([VIRTRDF.to_owned()]);
+        let names = sparql.graph_candidates(None);
+        assert!(
+            names.contains(
+                "SELECT DISTINCT ?x WHERE { GRAPH ?x { ?s ?p ?o } FILTER(?x != \
+                 <urn:pidcanon:graphs> && ?x != <http://www.openlinksw.com/schemas/virtrdf#>) }"
+            ),
+            "{names}"
+        );
+        let among = sparql.graph_names_among(&["<info:g>"]);
+        assert!(
+            among.contains("FILTER EXISTS { GRAPH ?x { ?s ?p ?o } }"),
+            "{among}"
+        );
+        assert_eq!(
+            sparql.count(),
+            "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } FILTER(?g != \
+             <urn:pidcanon:graphs> && ?g != <http://www.openlinksw.com/schemas/virtrdf#>) }"
+        );
+        let update = sparql.rewrite_terms(&[("<info:a>".to_owned(), "<info:A>".to_owned())]);
+        assert_eq!(
+            update.matches("GRAPH ?g { <info:a> ?p ?o }").count(),
+            2,
+            "{update}"
+        );
+        assert!(!update.contains("DELETE { <info:a>"), "{update}");
     }
 
     #[test]
