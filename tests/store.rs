@@ -1556,6 +1556,52 @@ fn with_literals_the_store_ends_as_its_file_rewrite_with_literals_and_a_rerun_ch
 
 #[test]
 #[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn a_literal_update_that_times_out_is_split_not_resent() {
+    let binary = store_support::oxigraph();
+    let corpus = corpus_with(LITERALS, &[], |_| vec!["--literals".to_owned()]);
+    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    // SR171 for an update of more than one literal statement.
+    let timed_out = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&timed_out);
+    let proxy = Proxy::start(Some(server.port), move |request| {
+        let literal = request.body.matches("INSERT%20DATA").count() > 1
+            && request.body.contains("DELETE%20DATA");
+        (request.update > 0 && literal).then(|| {
+            seen.lock().expect("lock").push(request.body.clone());
+            Reply::new(
+                500,
+                "text/plain",
+                "Virtuoso S1T00 Error SR171: Transaction timed out",
+            )
+        })
+    });
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let mut args = store_args(&query, &update, &["--batch", "4", "--literals"]);
+    args.retain(|&a| a != "-q");
+    let (_, stderr) = pidcanon_ok(&args);
+    let report = report(&stderr);
+    let timed_out = timed_out.lock().expect("lock").clone();
+    let distinct: BTreeSet<&String> = timed_out.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        timed_out.len(),
+        "an update was sent again as it was"
+    );
+    // 4, then 2, then 1 literal statement per update.
+    assert_eq!(timed_out.len(), 2, "{stderr}");
+    assert_eq!(report["updates_split"].as_u64(), Some(2), "{report}");
+    assert_eq!(report["batch"].as_u64(), Some(1), "{report}");
+    assert_eq!(report["retries"].as_u64(), Some(0), "{report}");
+    assert!(report["literals_rewritten"].as_u64() > Some(1), "{report}");
+    assert!(
+        stderr.contains("pidcanon: an update of 4 literal statements timed out after "),
+        "{stderr}"
+    );
+    assert_normalized(&server, &corpus, &binary, "reference");
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
 fn a_literal_that_blank_nodes_would_have_rewritten_differently_is_left_and_reported() {
     let binary = store_support::oxigraph();
     let dir = tempfile::tempdir().expect("a temporary directory");

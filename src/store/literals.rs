@@ -11,10 +11,12 @@
 //! every blank node of its graph — only where every blank node holding it is rewritten alike,
 //! else it is left unchanged and reported.
 
-use super::{Run, StoreError, sparql::iri};
+use super::sparql::{Sparql, iri};
+use super::{Run, StoreError};
 use crate::literals::{LiteralEvent, LiteralStats, Predicates, SCHEME_PREDICATES};
 use oxrdf::{BlankNode, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::Instant;
 
 /// The predicates whose bare literals are read by the scheme another statement of their node
 /// names (as [`crate::literals`] reads them).
@@ -191,29 +193,72 @@ impl Run<'_> {
                 _ => {}
             }
         }
-        let batch = self.sizer.size;
-        for chunk in named.chunks(batch) {
-            let update = self.sparql.rewrite_statements(chunk);
-            self.send_literals(&update, chunk.len() as u64)?;
-        }
-        for chunk in groups.chunks(batch) {
-            let n = chunk.iter().map(|g| g.4).sum();
-            let pairs: Vec<(Option<String>, String, String, String)> = chunk
-                .iter()
-                .map(|(g, p, old, new, _)| (g.clone(), p.clone(), old.clone(), new.clone()))
-                .collect();
-            let update = self.sparql.rewrite_blank_literals(&pairs);
-            self.send_literals(&update, n)?;
+        self.send_sized(
+            &named,
+            |sparql, chunk| sparql.rewrite_statements(chunk),
+            |chunk| chunk.len() as u64,
+        )?;
+        self.send_sized(
+            &groups,
+            |sparql, chunk| {
+                let pairs: Vec<(Option<String>, String, String, String)> = chunk
+                    .iter()
+                    .map(|(g, p, old, new, _)| (g.clone(), p.clone(), old.clone(), new.clone()))
+                    .collect();
+                sparql.rewrite_blank_literals(&pairs)
+            },
+            |chunk| chunk.iter().map(|g| g.4).sum(),
+        )
+    }
+
+    /// Sends `items` in updates of the size of the moment (see [`super::Sizer`]), each made by
+    /// `update` and rewriting `count` literal statements: an update of several items that
+    /// times out is not sent again as it was, but in halves, as the IRIs' updates are.
+    fn send_sized<T>(
+        &mut self,
+        items: &[T],
+        update: impl Fn(&Sparql, &[T]) -> String,
+        count: impl Fn(&[T]) -> u64,
+    ) -> Result<(), StoreError> {
+        let mut rest = items;
+        while !rest.is_empty() {
+            let chunk = &rest[..self.sizer.size.min(rest.len())];
+            let text = update(self.sparql, chunk);
+            let started = Instant::now();
+            match self.send_literals(&text, count(chunk), chunk.len() > 1) {
+                Err(StoreError::TimedOut { reason, .. }) if chunk.len() > 1 => {
+                    self.split(chunk.len(), "literal statements", started, &reason);
+                    continue;
+                }
+                result => result?,
+            }
+            if !self.normalizer.dry_run {
+                if let Some(change) =
+                    self.sizer
+                        .applied(chunk.len(), "literal statements", started.elapsed())
+                {
+                    self.observer.notice(&change);
+                }
+            }
+            rest = &rest[chunk.len()..];
         }
         Ok(())
     }
 
-    /// Sends (or, in a dry run, shows) an update that rewrites `n` literal statements.
-    fn send_literals(&mut self, update: &str, n: u64) -> Result<(), StoreError> {
-        if self.normalizer.dry_run {
-            self.observer.would_send(update)?;
-        } else if let Err(e) = self.client.update(update) {
-            self.unsure = !matches!(e, StoreError::Status { .. } | StoreError::Refused { .. });
+    /// Sends (or, in a dry run, shows) an update that rewrites `n` literal statements; one that
+    /// times out is [`StoreError::TimedOut`] if it can be `split`.
+    fn send_literals(&mut self, update: &str, n: u64, split: bool) -> Result<(), StoreError> {
+        let sent = match (self.normalizer.dry_run, split) {
+            (true, _) => {
+                self.observer.would_send(update)?;
+                Ok(())
+            }
+            (false, true) => self.client.update_or_time_out(update),
+            (false, false) => self.client.update(update),
+        };
+        if let Err(e) = sent {
+            self.unsure =
+                !matches!(e, StoreError::Status { .. } | StoreError::Refused { .. }) || self.unsure;
             return Err(e);
         }
         self.report.updates += 1;

@@ -589,7 +589,7 @@ impl Sizer {
     }
 
     /// An update of `n` IRIs was applied in `took`; what changed, if the size did.
-    fn applied(&mut self, n: usize, took: Duration) -> Option<String> {
+    fn applied(&mut self, n: usize, things: &str, took: Duration) -> Option<String> {
         if took > SLOW_UPDATE && n > 1 {
             self.fast = 0;
             let to = self.size.min(n / 2).max(1);
@@ -598,7 +598,8 @@ impl Sizer {
             }
             self.size = to;
             return Some(format!(
-                "an update of {n} IRIs took {:.1} s: updates of at most {to} IRIs from now on",
+                "an update of {n} {things} took {:.1} s: updates of at most {to} {things} from \
+                 now on",
                 took.as_secs_f64()
             ));
         }
@@ -616,8 +617,8 @@ impl Sizer {
         let from = self.size;
         self.size = (from * 2).min(self.ceiling);
         Some(format!(
-            "{GROW_AFTER} updates of {from} IRIs took less than {:.3} s each: updates of at most \
-             {} IRIs from now on",
+            "{GROW_AFTER} updates of {from} {things} took less than {:.3} s each: updates of at \
+             most {} {things} from now on",
             (SLOW_UPDATE / 8).as_secs_f64(),
             self.size
         ))
@@ -861,19 +862,7 @@ impl Run<'_> {
         match sent {
             Ok(()) => {}
             Err(StoreError::TimedOut { reason, .. }) if batch.len() > 1 => {
-                // The store may still apply it: the smaller updates sent instead are
-                // idempotent.
-                self.unsure = true;
-                let n = batch.len();
-                self.sizer.timed_out(n);
-                self.report.updates_split += 1;
-                self.report.batch = self.sizer.size as u64;
-                self.observer.notice(&format!(
-                    "an update of {n} IRIs timed out after {:.1} s ({reason}): sending it again \
-                     in updates of at most {} IRIs, as all the next ones",
-                    started.elapsed().as_secs_f64(),
-                    self.sizer.size
-                ));
+                self.split(batch.len(), "IRIs", started, &reason);
                 // In pieces of the size of the moment, which a piece that times out makes
                 // smaller again.
                 while !batch.is_empty() {
@@ -910,11 +899,27 @@ impl Run<'_> {
                 return Err(e);
             }
         }
-        if let Some(change) = self.sizer.applied(batch.len(), took) {
+        if let Some(change) = self.sizer.applied(batch.len(), "IRIs", took) {
             self.observer.notice(&change);
         }
         self.applied(pass, &mut batch);
         Ok(())
+    }
+
+    /// An update of `n` `things` (IRIs, literal statements), sent at `started`, timed out: the
+    /// later ones, its pieces first, are made smaller, and the observer told.
+    fn split(&mut self, n: usize, things: &str, started: Instant, reason: &str) {
+        // The store may still apply it: the smaller updates sent instead are idempotent.
+        self.unsure = true;
+        self.sizer.timed_out(n);
+        self.report.updates_split += 1;
+        self.report.batch = self.sizer.size as u64;
+        self.observer.notice(&format!(
+            "an update of {n} {things} timed out after {:.1} s ({reason}): sending it again in \
+             updates of at most {} {things}, as all the next ones",
+            started.elapsed().as_secs_f64(),
+            self.sizer.size
+        ));
     }
 
     /// Counts the update of `batch` as applied (in a dry run, printed), and empties it.
@@ -1005,7 +1010,7 @@ mod tests {
         assert_eq!(sizer.size, 1);
         // Fast updates do not grow past the ceiling.
         for _ in 0..10 {
-            assert_eq!(sizer.applied(1, FAST), None);
+            assert_eq!(sizer.applied(1, "IRIs", FAST), None);
         }
         assert_eq!(sizer.size, 1);
     }
@@ -1013,33 +1018,35 @@ mod tests {
     #[test]
     fn a_slow_update_halves_the_updates_and_fast_ones_grow_them_back() {
         let mut sizer = Sizer::new(1000);
-        assert_eq!(sizer.applied(1000, SLOW_UPDATE / 2), None);
-        let change = sizer.applied(1000, SLOW_UPDATE * 2).expect("halved");
+        assert_eq!(sizer.applied(1000, "IRIs", SLOW_UPDATE / 2), None);
+        let change = sizer
+            .applied(1000, "IRIs", SLOW_UPDATE * 2)
+            .expect("halved");
         assert!(
             change.starts_with("an update of 1000 IRIs took 10.0 s: updates of at most 500 IRIs"),
             "{change}"
         );
         // A smaller batch (the end of a pass) that was fast does not count.
-        assert_eq!(sizer.applied(100, FAST), None);
+        assert_eq!(sizer.applied(100, "IRIs", FAST), None);
         for _ in 1..GROW_AFTER {
-            assert_eq!(sizer.applied(500, FAST), None);
+            assert_eq!(sizer.applied(500, "IRIs", FAST), None);
         }
         // A middling one breaks the run of fast ones.
-        assert_eq!(sizer.applied(500, SLOW_UPDATE / 2), None);
+        assert_eq!(sizer.applied(500, "IRIs", SLOW_UPDATE / 2), None);
         for _ in 1..GROW_AFTER {
-            assert_eq!(sizer.applied(500, FAST), None);
+            assert_eq!(sizer.applied(500, "IRIs", FAST), None);
         }
-        let grown = sizer.applied(500, FAST).expect("grown");
+        let grown = sizer.applied(500, "IRIs", FAST).expect("grown");
         assert!(
             grown.ends_with("updates of at most 1000 IRIs from now on"),
             "{grown}"
         );
         for _ in 0..GROW_AFTER {
-            assert_eq!(sizer.applied(1000, FAST), None);
+            assert_eq!(sizer.applied(1000, "IRIs", FAST), None);
         }
         assert_eq!(sizer.size, 1000);
         // An update of one IRI cannot be made smaller.
         let mut one = Sizer::new(1);
-        assert_eq!(one.applied(1, SLOW_UPDATE * 2), None);
+        assert_eq!(one.applied(1, "IRIs", SLOW_UPDATE * 2), None);
     }
 }
