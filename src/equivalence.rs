@@ -2,8 +2,9 @@
 //! mapping file, …), each with one representative chosen by a deterministic rule.
 //!
 //! IRIs are interned once (one arena of bytes, integer ids); classes are kept by union-find over
-//! the ids, with path compression and union by size. [`EquivalencesBuilder::freeze`] fixes the
-//! classes and their representatives; looking one up then allocates nothing.
+//! the ids, with path halving, each class rooted at its representative.
+//! [`EquivalencesBuilder::freeze`] fixes the classes and their representatives; looking one up
+//! then allocates nothing.
 //!
 //! ```
 //! use pidcanon::equivalence::{EquivalencesBuilder, Origin, RepresentativeOrder};
