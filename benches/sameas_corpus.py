@@ -10,8 +10,13 @@ these. The statement count stays the same. Deterministic (seeded).
 Members are taken from CANONICAL, the same corpus after `pidcanon rewrite` (line for line), so
 that two members are never spellings of one identifier (which would join their classes).
 
-usage: sameas_corpus.py CANONICAL [--every N] [--max-class K] [--seed S] < corpus.nt > out.nt
-Prints the classes and members made to stderr.
+Without CANONICAL, chains instead (the Spark tests' corpus, classes that span the whole file):
+1 statement in EVERY becomes an owl:sameAs statement between the subject of the statement
+before and an IRI (object, else subject) of a statement 37 lines earlier; the corpus's own
+owl:sameAs statements stay.
+
+usage: sameas_corpus.py [CANONICAL] [--every N] [--max-class K] [--seed S] < corpus.nt > out.nt
+Prints the classes and members made to stderr (with CANONICAL).
 """
 import argparse
 import random
@@ -23,11 +28,14 @@ SEE_ALSO = b"<http://www.w3.org/2000/01/rdf-schema#seeAlso>"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("canonical")
+    parser.add_argument("canonical", nargs="?")
     parser.add_argument("--every", type=int, default=10)
     parser.add_argument("--max-class", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.canonical is None:
+        chains(args.every)
+        return
     rng = random.Random(args.seed)
     sizes = list(range(2, args.max_class + 1))
     weights = [1 / (k * k) for k in sizes]
@@ -57,6 +65,35 @@ def main() -> None:
         recent.extend(iri for iri in term_iris(canonical_line) if iri not in used)
         del recent[:-64]
     print(f"{classes} classes, {total} members", file=sys.stderr)
+
+
+def chains(every: int) -> None:
+    """1 statement in `every` becomes `<subject before> owl:sameAs <an IRI 37 lines earlier>`."""
+    recent: list[tuple[bytes, bytes]] = []  # (subject, another IRI) of the last 64 statements
+    out = sys.stdout.buffer
+    for number, line in enumerate(sys.stdin.buffer, 1):
+        iris = subject_and_other(line)
+        if number % every == 0 and len(recent) >= 37:
+            subject = recent[-1][0]
+            other = recent[-37][1]
+            if subject != other:
+                out.write(b"<" + subject + b"> " + SAME_AS + b" <" + other + b"> .\n")
+                continue
+        out.write(line)
+        if iris:
+            recent.append(iris)
+            del recent[:-64]
+
+
+def subject_and_other(line: bytes) -> tuple[bytes, bytes] | None:
+    """The subject IRI of a statement and its object IRI (else the subject again)."""
+    parts = line.split(b" ", 2)
+    if len(parts) < 3 or not parts[0].startswith(b"<"):
+        return None
+    subject = parts[0][1:-1]
+    rest = parts[2]
+    obj = rest[1 : rest.index(b">")] if rest.startswith(b"<") else subject
+    return subject, obj
 
 
 def take(recent: list[bytes], used: set[bytes]) -> bytes | None:
