@@ -338,18 +338,17 @@ impl Normalizer {
             self.registry.routes(),
             self.links.clone(),
         );
+        // The report of a run that failed before its first update.
+        let nothing_done = |client: &Client| StoreReport {
+            duplicates_collapsed: Some(0),
+            requests: client.requests(),
+            retries: client.retries(),
+            seconds: started.elapsed().as_secs_f64(),
+            ..StoreReport::default()
+        };
         let marked = match self.links_graphs(client) {
             Ok(marked) => marked,
-            Err(e) => {
-                let report = StoreReport {
-                    duplicates_collapsed: Some(0),
-                    requests: client.requests(),
-                    retries: client.retries(),
-                    seconds: started.elapsed().as_secs_f64(),
-                    ..StoreReport::default()
-                };
-                return (report, Err(e));
-            }
+            Err(e) => return (nothing_done(client), Err(e)),
         };
         sparql.exclude(marked.iter().cloned());
         let virtuoso = is_virtuoso(client);
@@ -367,14 +366,7 @@ impl Normalizer {
             ));
         }
         if let Err(e) = self.graph_names_on(client, virtuoso, &mut sparql, observer) {
-            let report = StoreReport {
-                duplicates_collapsed: Some(0),
-                requests: client.requests(),
-                retries: client.retries(),
-                seconds: started.elapsed().as_secs_f64(),
-                ..StoreReport::default()
-            };
-            return (report, Err(e));
+            return (nothing_done(client), Err(e));
         }
         let mut run = Run {
             normalizer: self,
