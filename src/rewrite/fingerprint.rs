@@ -65,12 +65,6 @@ impl Fingerprint {
         }
         [low as u32, (low >> 32) as u32, high]
     }
-
-    /// Where its probe starts in a shard of `capacity` slots: 64 of its bits scaled to the
-    /// capacity (a multiply instead of a modulo, so capacities need not be powers of two).
-    fn start(self, capacity: usize) -> usize {
-        (((self.0 >> 32) as u64 as u128 * capacity as u128) >> 64) as usize
-    }
 }
 
 /// Where the term starting at `at` ends, if it is written as `Display` writes it.
@@ -188,7 +182,7 @@ impl Shard {
             self.grow(index);
         }
         let slot = fingerprint.slot();
-        let mut at = fingerprint.start(self.slots.len());
+        let mut at = probe_start(&slot, self.slots.len());
         loop {
             match self.slots[at] {
                 EMPTY => {
@@ -216,7 +210,7 @@ impl Shard {
         };
         let old = std::mem::replace(&mut self.slots, vec![EMPTY; capacity].into_boxed_slice());
         for slot in old.iter().filter(|slot| **slot != EMPTY) {
-            let mut at = start_of_slot(slot, capacity);
+            let mut at = probe_start(slot, capacity);
             while self.slots[at] != EMPTY {
                 at = if at + 1 == capacity { 0 } else { at + 1 };
             }
@@ -225,9 +219,10 @@ impl Shard {
     }
 }
 
-/// Where the probe of a kept slot starts: the same 64 bits [`Fingerprint::start`] uses (the
-/// slot keeps bits 0–95, and those are bits 32–95).
-fn start_of_slot(slot: &Slot, capacity: usize) -> usize {
+/// Where the probe of a slot starts in a shard of `capacity` slots: 64 of its bits (the
+/// fingerprint's bits 32–95) scaled to the capacity (a multiply instead of a modulo, so
+/// capacities need not be powers of two).
+fn probe_start(slot: &Slot, capacity: usize) -> usize {
     let bits = u64::from(slot[1]) | (u64::from(slot[2]) << 32);
     ((bits as u128 * capacity as u128) >> 64) as usize
 }
