@@ -31,8 +31,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::equivalence::{Equivalences, EquivalencesBuilder, Origin, TooManyIdentifiers};
+use crate::equivalence::{
+    Equivalences, EquivalencesBuilder, Origin, RepresentativeOrder, TooManyIdentifiers,
+};
 use crate::literals::{LiteralRewriter, LiteralStats};
+use crate::mapping::IriMapping;
 use crate::pairs::Pair;
 use crate::position::{line_breaks, line_start, lines};
 use crate::rename::RenameTable;
@@ -60,6 +63,86 @@ pub enum CollectError {
     /// A bad base IRI.
     #[error("invalid base IRI: {0}")]
     Base(String),
+}
+
+/// How equivalences are gathered and collapsed: what `rewrite --collapse` and `store --collapse`
+/// share.
+///
+/// ```
+/// use pidcanon::collapse::CollapseOptions;
+/// use pidcanon::mapping::IriMapping;
+/// let options = CollapseOptions::default();
+/// assert_eq!(options.predicates, [IriMapping::OWL_SAME_AS]);
+/// assert_eq!(options.max_class, 1000);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CollapseOptions {
+    /// The predicates whose statements between two IRIs assert an equivalence (full IRIs):
+    /// `owl:sameAs` and any others.
+    pub predicates: Vec<String>,
+    /// Which member represents its class.
+    pub order: RepresentativeOrder,
+    /// Classes of more members are reported ([`Equivalences::large_classes`]).
+    pub max_class: usize,
+    /// Collapse classes of more than `max_class` members too.
+    pub collapse_large: bool,
+    /// Drop the equivalence statements whose two sides become one IRI
+    /// ([`IriMapping::drop_reflexive`]).
+    pub drop_reflexive: bool,
+}
+
+impl Default for CollapseOptions {
+    fn default() -> Self {
+        Self {
+            predicates: vec![IriMapping::OWL_SAME_AS.to_owned()],
+            order: RepresentativeOrder::default(),
+            max_class: 1000,
+            collapse_large: false,
+            drop_reflexive: false,
+        }
+    }
+}
+
+impl CollapseOptions {
+    /// A collector of the equivalences of these predicates, in this order, renaming by `rename`
+    /// as the rewrite does.
+    #[must_use]
+    pub fn collector<'r>(
+        &self,
+        registry: &'r Registry,
+        rename: Option<&'r RenameTable>,
+    ) -> Collector<'r> {
+        let collector = Collector::new(
+            registry,
+            EquivalencesBuilder::new(self.order.clone()),
+            self.predicates.clone(),
+        );
+        match rename {
+            Some(table) => collector.with_rename(table),
+            None => collector,
+        }
+    }
+
+    /// The classes `collector` gathered, frozen with these limits.
+    #[must_use]
+    pub fn finish(&self, collector: Collector<'_>) -> Equivalences {
+        collector.finish(self.max_class, self.collapse_large)
+    }
+
+    /// The mapping that renames by `rename`, then collapses `equivalences`' classes.
+    #[must_use]
+    pub fn mapping(&self, rename: Option<RenameTable>, equivalences: Equivalences) -> IriMapping {
+        let mut mapping = IriMapping::new();
+        if let Some(table) = rename {
+            mapping = mapping.with_rename(table);
+        }
+        mapping = mapping.with_equivalences(equivalences, self.predicates.clone());
+        if self.drop_reflexive {
+            mapping = mapping.drop_reflexive();
+        }
+        mapping
+    }
 }
 
 /// Gathers equivalences from graphs and pair files.
@@ -379,8 +462,6 @@ fn renamed<'a>(table: Option<&'a RenameTable>, iri: &'a str, kind: Kind) -> (&'a
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::equivalence::RepresentativeOrder;
-    use crate::mapping::IriMapping;
 
     /// The lines of the joins of the one large class collected from `data`.
     fn join_lines(data: &[u8], format: RdfFormat) -> Vec<u64> {

@@ -553,6 +553,26 @@ impl Equivalences {
         Member(self.representative[member.0 as usize])
     }
 
+    /// Every member of a collapsed class other than its representative, with its
+    /// representative: the IRIs a collapse rewrites.
+    ///
+    /// ```
+    /// use pidcanon::equivalence::{EquivalencesBuilder, Origin, RepresentativeOrder};
+    /// use pidcanon::Kind;
+    /// let mut builder = EquivalencesBuilder::new(RepresentativeOrder::default());
+    /// builder.add(("http://a/", Kind::Iri), ("hdl:10013/x", Kind::Handle), Origin::default())?;
+    /// let e = builder.freeze(10);
+    /// assert_eq!(e.collapsed().collect::<Vec<_>>(), [("http://a/", "hdl:10013/x")]);
+    /// # Ok::<(), pidcanon::equivalence::TooManyIdentifiers>(())
+    /// ```
+    pub fn collapsed(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.representative
+            .iter()
+            .enumerate()
+            .filter(|&(id, &rep)| rep != NONE && rep as usize != id)
+            .map(|(id, &rep)| (self.iris.get(id as u32), self.iris.get(rep)))
+    }
+
     /// Whether `iri` is a member of a collapsed class (representatives included).
     #[must_use]
     pub fn contains(&self, iri: &str) -> bool {

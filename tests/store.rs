@@ -1435,8 +1435,167 @@ fn with_rename_the_store_ends_as_its_file_rewrite_with_rename_and_a_rerun_change
     assert_normalized(&again, &corpus, &binary, "reference-unpaged");
 }
 
+/// Equivalence statements for `--collapse`, beside the corpus's own (`owl:sameAs` and
+/// `schema:sameAs`): a class of a plain IRI, a Fedora object, a handle and a DOI written in
+/// several spellings, across the default graph and a named graph, with a reflexive statement on
+/// the representative; a class of IRIs no adapter claims; a member named elsewhere in both
+/// graphs, and one named only in an equivalence statement.
+const EQUIVALENT: &str = "<http://example.org/a> <http://www.w3.org/2002/07/owl#sameAs> <info:fedora/demo%3Ab> .
+<info:fedora/demo%3Ab> <http://www.w3.org/2002/07/owl#sameAs> <hdl://10013/c> <http://example.org/g1> .
+<hdl:10013/c> <http://www.w3.org/2002/07/owl#sameAs> <http://dx.doi.org/10.5555/R> .
+<info:fedora/demo:b> <http://www.w3.org/2002/07/owl#sameAs> <http://example.org/a> .
+<https://doi.org/10.5555/r> <http://www.w3.org/2002/07/owl#sameAs> <https://doi.org/10.5555/R> .
+<http://example.org/a> <http://purl.org/dc/terms/title> \"A\" .
+<http://example.org/x> <http://purl.org/dc/terms/relation> <http://example.org/a> .
+<http://example.org/x> <http://purl.org/dc/terms/relation> <info:fedora/demo:b> <http://example.org/g1> .
+<http://example.org/p> <http://www.w3.org/2002/07/owl#sameAs> <http://example.org/q> .
+<http://example.org/q> <http://purl.org/dc/terms/title> \"Q\" .
+<http://example.org/q> <http://www.w3.org/2004/02/skos/core#exactMatch> <http://example.org/only-here> .
+";
+
+/// Pairs given beforehand: `http://example.org/x` joins a Fedora object the store does not hold.
+const PAIRS: &str = "http://example.org/x\tinfo:fedora/demo%3Axx\n";
+
+/// The collapse options of the test, with `pairs` the path of the pairs file.
+fn collapse_options(pairs: &str) -> Vec<String> {
+    [
+        "--collapse",
+        "--equivalence-predicate",
+        "http://schema.org/sameAs",
+        "--equivalence-predicate",
+        "http://www.w3.org/2004/02/skos/core#exactMatch",
+        "--equivalences",
+        pairs,
+    ]
+    .map(str::to_owned)
+    .to_vec()
+}
+
 #[test]
-fn a_rename_table_with_problems_or_collapse_is_a_usage_error_before_the_store_is_asked() {
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn with_collapse_the_store_ends_as_its_file_rewrite_with_collapse_and_a_rerun_changes_nothing() {
+    let binary = store_support::oxigraph();
+    let corpus = corpus_with(EQUIVALENT, &[("pairs.tsv", PAIRS)], |dir| {
+        collapse_options(path(&dir.join("pairs.tsv")))
+    });
+    // The file rewrite collapses the classes (else this test would not test them): the
+    // members are gone but in the links from their representative.
+    let links_from = |rep: &str| {
+        corpus
+            .expected
+            .lines()
+            .filter(|l| l.starts_with(&format!("<{rep}> <http://www.w3.org/2002/07/owl#sameAs> ")))
+            .count()
+    };
+    assert!(
+        links_from("https://doi.org/10.5555/r") >= 3,
+        "{}",
+        corpus.expected
+    );
+    // {p, q, only-here}: the least in byte order represents IRIs of no known kind.
+    assert_eq!(links_from("http://example.org/only-here"), 2);
+    assert!(corpus.expected.contains(
+        "<info:fedora/demo:xx> <http://purl.org/dc/terms/relation> <https://doi.org/10.5555/r> ."
+    ));
+    assert!(
+        corpus
+            .expected
+            .contains("<http://example.org/only-here> <http://purl.org/dc/terms/title> \"Q\" .")
+    );
+
+    let server = server(&binary, corpus.dir.path(), "store", &corpus.nquads);
+    let pairs = corpus.dir.path().join("pairs.tsv");
+    let options = collapse_options(path(&pairs));
+    let mut extra: Vec<&str> = options.iter().map(String::as_str).collect();
+    extra.extend(["--batch", "7", "--page", "300"]);
+    let first = run_store(&server, &extra);
+    assert_normalized(&server, &corpus, &binary, "reference");
+    assert!(first["classes"].as_u64() > Some(2), "{first}");
+    assert!(
+        first["equivalence_links_inserted"].as_u64() > Some(3),
+        "{first}"
+    );
+    assert!(
+        first["equivalence_statements_removed"].as_u64() > Some(3),
+        "{first}"
+    );
+
+    // A second run gathers the same classes from the links, and changes nothing.
+    let dump = server.dump();
+    let second = run_store(&server, &extra[..extra.len() - 4]);
+    for key in [
+        "rewritten_total",
+        "updates",
+        "equivalence_links_inserted",
+        "equivalence_statements_removed",
+    ] {
+        assert_eq!(second[key].as_u64(), Some(0), "{key}: {second}");
+    }
+    assert_eq!(second["classes"], first["classes"], "{second}");
+    assert!(dataset(&server.dump(), None) == dataset(&dump, None));
+
+    // A dry run on a fresh store prints the updates and changes nothing.
+    let fresh = self::server(&binary, corpus.dir.path(), "fresh", &corpus.nquads);
+    let before = fresh.dump();
+    let (query, update) = (fresh.query_url(), fresh.update_url());
+    let mut args = store_args(&query, &update, &extra);
+    args.push("--dry-run");
+    let (stdout, stderr) = pidcanon_ok(&args);
+    let dry = report(&stderr);
+    assert_eq!(
+        dry["equivalence_links_inserted"], first["equivalence_links_inserted"],
+        "{dry}"
+    );
+    assert!(
+        stdout.contains("INSERT DATA {") && stdout.contains("DELETE DATA {"),
+        "{stdout}"
+    );
+    assert!(dataset(&fresh.dump(), None) == dataset(&before, None));
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn with_collapse_a_class_over_max_class_is_reported_and_nothing_changes() {
+    let binary = store_support::oxigraph();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let server = server(&binary, dir.path(), "store", EQUIVALENT);
+    let before = server.dump();
+    let (query, update) = (server.query_url(), server.update_url());
+    let output = pidcanon(
+        &store_args(&query, &update, &["--collapse", "--max-class", "3"]),
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("a class of 4 identifiers (over --max-class 3), representative <https://doi.org/10.5555/r>"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("the store ({query})")), "{stderr}");
+    assert!(
+        stderr.contains("1 equivalence class larger than --max-class 3: nothing changed"),
+        "{stderr}"
+    );
+    assert!(dataset(&server.dump(), None) == dataset(&before, None));
+    // Allowed, it is collapsed.
+    let report = run_store(
+        &server,
+        &["--collapse", "--max-class", "3", "--allow-large-classes"],
+    );
+    assert_eq!(report["classes"].as_u64(), Some(2), "{report}");
+    // The member stays only in the links from its representative.
+    assert_eq!(count(&server, "<http://example.org/a> ?p ?o"), 0);
+    assert_eq!(
+        count(
+            &server,
+            "<https://doi.org/10.5555/r> <http://www.w3.org/2002/07/owl#sameAs> <http://example.org/a>"
+        ),
+        1
+    );
+}
+
+#[test]
+fn a_rename_table_with_problems_is_a_usage_error_before_the_store_is_asked() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let table = dir.path().join("rename.tsv");
     std::fs::write(&table, "http://a/\thttp://b/\nhttp://b/\thttp://c/\n").expect("write");
@@ -1451,14 +1610,31 @@ fn a_rename_table_with_problems_or_collapse_is_a_usage_error_before_the_store_is
     assert!(stderr.contains("rename.tsv:1:"), "{stderr}");
     assert!(stderr.contains("itself renamed"), "{stderr}");
 
-    let output = pidcanon(&["store", "--endpoint", &url, "--collapse"], &[]);
+    // So is a pairs file with problems, and a pairs file without --collapse.
+    let pairs = dir.path().join("pairs.tsv");
+    std::fs::write(&pairs, "http://a/\n").expect("write");
+    let output = pidcanon(
+        &[
+            "store",
+            "--endpoint",
+            &url,
+            "--collapse",
+            "--equivalences",
+            path(&pairs),
+        ],
+        &[],
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("store --collapse is not supported yet")
-            && stderr.contains("rewrite --collapse"),
+        stderr.contains("pairs.tsv:1:") && stderr.contains("nothing changed"),
         "{stderr}"
     );
+    let output = pidcanon(
+        &["store", "--endpoint", &url, "--equivalences", path(&pairs)],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(2));
 }
 
 /// Identifiers written as literals: full forms and bare ones under predicates that name their

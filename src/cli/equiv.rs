@@ -6,11 +6,11 @@ use super::graph::{Current, Hints};
 use super::summary::count;
 use super::temporary::Temporary;
 use clap::Args;
-use pidcanon::collapse::{CollectError, Collector};
-use pidcanon::equivalence::{Equivalences, EquivalencesBuilder, LargeClass, RepresentativeOrder};
+use pidcanon::collapse::{CollapseOptions, CollectError, Collector};
+use pidcanon::equivalence::{Equivalences, LargeClass, RepresentativeOrder};
 use pidcanon::literals::{DoiCase, LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::mapping::IriMapping;
-use pidcanon::pairs::{PairProblem, read_pairs};
+use pidcanon::pairs::{Pair, PairProblem, read_pairs};
 use pidcanon::rename::RenameTable;
 use pidcanon::rewrite::{RdfFormat, Report, Rewriter};
 use pidcanon::{Policy, Registry};
@@ -23,11 +23,28 @@ const JOINS_SHOWN: usize = 20;
 
 #[derive(Debug, Args)]
 pub(crate) struct EquivalenceArgs {
+    #[command(flatten)]
+    pub(crate) collapse: CollapseArgs,
+    /// Take the classes from the --equivalences files alone and read the inputs once, for
+    /// classes gathered beforehand over more than these inputs (as the Spark job does).
+    #[arg(long, requires = "equivalences")]
+    equivalences_only: bool,
+    #[command(flatten)]
+    identifiers: IdentifierArgs,
+    /// Also write `<s> PREDICATE <canonical-IRI>` for each identifier literal (with --collapse
+    /// and an equivalence predicate, these join the classes too).
+    #[arg(long, value_name = "PREDICATE", requires = "literals")]
+    literal_links: Option<String>,
+}
+
+/// What `rewrite` and `store` share of `--collapse`.
+#[derive(Debug, Args)]
+pub(crate) struct CollapseArgs {
     /// Collapse equivalent IRIs onto one representative per class: owl:sameAs statements
-    /// between IRIs, --equivalence-predicate statements and --equivalences files (two passes;
-    /// stdin is spooled to a temporary file). See docs/equivalence.md.
+    /// between IRIs, --equivalence-predicate statements and --equivalences files (`rewrite`:
+    /// two passes, stdin spooled to a temporary file). See docs/equivalence.md.
     #[arg(long)]
-    collapse: bool,
+    pub(crate) collapse: bool,
     /// Another predicate whose statements assert equivalence, e.g. skos:exactMatch's IRI
     /// (repeatable).
     #[arg(long, value_name = "IRI", requires = "collapse")]
@@ -36,10 +53,6 @@ pub(crate) struct EquivalenceArgs {
     /// (repeatable).
     #[arg(long, value_name = "FILE", requires = "collapse")]
     equivalences: Vec<PathBuf>,
-    /// Take the classes from the --equivalences files alone and read the inputs once, for
-    /// classes gathered beforehand over more than these inputs (as the Spark job does).
-    #[arg(long, requires = "equivalences")]
-    equivalences_only: bool,
     /// Report classes larger than N with the statements that joined them, and refuse to run.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_class: usize,
@@ -49,12 +62,97 @@ pub(crate) struct EquivalenceArgs {
     /// Drop equivalence statements whose two sides become one IRI.
     #[arg(long, requires = "collapse")]
     drop_reflexive: bool,
-    #[command(flatten)]
-    identifiers: IdentifierArgs,
-    /// Also write `<s> PREDICATE <canonical-IRI>` for each identifier literal (with --collapse
-    /// and an equivalence predicate, these join the classes too).
-    #[arg(long, value_name = "PREDICATE", requires = "literals")]
-    literal_links: Option<String>,
+}
+
+impl CollapseArgs {
+    /// The options of the collapse, with the policy's representative order.
+    pub(crate) fn options(&self, policy: &Policy) -> Result<CollapseOptions, String> {
+        let mut options = CollapseOptions::default();
+        for p in &self.equivalence_predicate {
+            oxrdf::NamedNode::new(p.as_str())
+                .map_err(|e| format!("--equivalence-predicate <{p}>: {e}"))?;
+            if !options.predicates.contains(p) {
+                options.predicates.push(p.clone());
+            }
+        }
+        options.order = RepresentativeOrder::from_names(&policy.representative_order)
+            .map_err(|e| format!("policy representative_order: {e}"))?;
+        options.max_class = self.max_class;
+        options.collapse_large = self.allow_large_classes;
+        options.drop_reflexive = self.drop_reflexive;
+        Ok(options)
+    }
+
+    /// The pairs of each `--equivalences` file; their problems listed, saying nothing was
+    /// `done`.
+    pub(crate) fn pairs(&self, registry: &Registry, done: &str) -> Result<Vec<Vec<Pair>>, String> {
+        self.equivalences
+            .iter()
+            .map(|path| {
+                read_pairs(BufReader::new(open(path)?), registry)
+                    .map_err(|e| format!("{}: {e}", path.display()))?
+                    .map_err(|problems| problems_message(path, &problems, done))
+            })
+            .collect()
+    }
+
+    /// Prints the classes found and every class over the limit, naming where each join was
+    /// made with `source` (the number of an input, or of an `--equivalences` file after
+    /// `files_after` inputs).
+    pub(crate) fn print_classes(
+        &self,
+        equivalences: &Equivalences,
+        quiet: bool,
+        inputs: &dyn Fn(u32) -> Option<String>,
+        files_after: usize,
+    ) {
+        let mut stderr = io::stderr().lock();
+        if !quiet {
+            let _ = writeln!(
+                stderr,
+                "pidcanon: --collapse: {}, {} of {} (gathered in {:.1} MB, {} bytes an identifier)",
+                count(
+                    equivalences.pairs(),
+                    "equivalence pair",
+                    "equivalence pairs"
+                ),
+                count(equivalences.classes() as u64, "class", "classes"),
+                count(equivalences.members() as u64, "identifier", "identifiers"),
+                equivalences.gathered_bytes() as f64 / 1e6,
+                equivalences.gathered_bytes() / equivalences.identifiers().max(1),
+            );
+        }
+        let where_ = |source: u32, line: u64| {
+            let name = inputs(source).unwrap_or_else(|| {
+                (source as usize)
+                    .checked_sub(files_after)
+                    .and_then(|i| self.equivalences.get(i))
+                    .map_or("?".into(), |p| p.display().to_string())
+            });
+            if line == 0 {
+                name
+            } else {
+                format!("{name}:{line}")
+            }
+        };
+        for class in equivalences.large_classes() {
+            let _ = print_class(&mut stderr, class, self.max_class, &where_);
+        }
+    }
+
+    /// The refusal of classes over the limit, when there are some and they may not be
+    /// collapsed.
+    pub(crate) fn refusal(&self, large: usize, done: &str) -> Option<String> {
+        (large > 0 && !self.allow_large_classes).then(|| {
+            format!(
+                "{} larger than --max-class {}: nothing {done}. Fix the statements that joined \
+                 {}, raise --max-class, or pass --allow-large-classes",
+                count(large as u64, "equivalence class", "equivalence classes"),
+                self.max_class,
+                if large == 1 { "it" } else { "them" },
+            )
+        })
+    }
 }
 
 /// What `rewrite` and `store` share: renames and identifier literals.
@@ -136,57 +234,40 @@ pub(crate) fn configure(
     let literals = args.identifiers.literal_rewriter(policy, link)?;
     let rename = args.identifiers.rename_table(registry, "written")?;
     let mut spooled = None;
-    let equivalences = if args.collapse {
+    let mapping = if args.collapse.collapse {
         if !args.equivalences_only {
             spooled = spool_stdin(inputs)?;
         }
-        let predicates = predicates(args)?;
+        let options = args.collapse.options(policy)?;
         let equivalences = collect(
             args,
-            policy,
+            &options,
             &rewriter,
             first_pass()?,
             inputs,
-            (&predicates, rename.as_ref(), literals.as_ref()),
+            (rename.as_ref(), literals.as_ref()),
         )?;
-        report_classes(&equivalences, args, inputs, quiet)?;
-        Some((equivalences, predicates))
+        let names = |source: u32| inputs.get(source as usize).map(|i| i.name.clone());
+        args.collapse
+            .print_classes(&equivalences, quiet, &names, inputs.len());
+        if let Some(refusal) = args
+            .collapse
+            .refusal(equivalences.large_classes().len(), "written")
+        {
+            return Err(refusal);
+        }
+        Some(options.mapping(rename, equivalences))
     } else {
-        None
+        rename.map(|table| IriMapping::new().with_rename(table))
     };
-    let mut mapping = IriMapping::new();
-    let mapped = rename.is_some() || equivalences.is_some();
-    if let Some(table) = rename {
-        mapping = mapping.with_rename(table);
-    }
-    if let Some((equivalences, predicates)) = equivalences {
-        mapping = mapping.with_equivalences(equivalences, predicates);
-    }
-    if args.drop_reflexive {
-        mapping = mapping.drop_reflexive();
-    }
-    let mut rewriter = if mapped {
-        rewriter.with_mapping(mapping)
-    } else {
-        rewriter
+    let mut rewriter = match mapping {
+        Some(mapping) => rewriter.with_mapping(mapping),
+        None => rewriter,
     };
     if let Some(literals) = literals {
         rewriter = rewriter.with_literals(literals);
     }
     Ok((rewriter, Spooled { _file: spooled }))
-}
-
-/// The equivalence predicates: `owl:sameAs` and those named.
-fn predicates(args: &EquivalenceArgs) -> Result<Vec<String>, String> {
-    let mut predicates = vec![IriMapping::OWL_SAME_AS.to_owned()];
-    for p in &args.equivalence_predicate {
-        oxrdf::NamedNode::new(p.as_str())
-            .map_err(|e| format!("--equivalence-predicate <{p}>: {e}"))?;
-        if !predicates.contains(p) {
-            predicates.push(p.clone());
-        }
-    }
-    Ok(predicates)
 }
 
 /// The first pass: every input and every `--equivalences` file. N-Triples and N-Quads files are
@@ -196,26 +277,17 @@ fn predicates(args: &EquivalenceArgs) -> Result<Vec<String>, String> {
 /// written as N-Quads for the collector.
 fn collect(
     args: &EquivalenceArgs,
-    policy: &Policy,
+    options: &CollapseOptions,
     rewriter: &Rewriter,
     (reader, hints): (Rewriter, Hints),
     inputs: &[Input],
-    (predicates, rename, literals): (&[String], Option<&RenameTable>, Option<&LiteralRewriter>),
+    (rename, literals): (Option<&RenameTable>, Option<&LiteralRewriter>),
 ) -> Result<Equivalences, String> {
     let registry: &Registry = rewriter.registry();
-    let order = RepresentativeOrder::from_names(&policy.representative_order)
-        .map_err(|e| format!("policy representative_order: {e}"))?;
-    let mut collector = Collector::new(
-        registry,
-        EquivalencesBuilder::new(order),
-        predicates.to_vec(),
-    );
-    if let Some(table) = rename {
-        collector = collector.with_rename(table);
-    }
+    let mut collector = options.collector(registry, rename);
     let links_join = literals
         .and_then(|l| l.options().link.as_ref())
-        .is_some_and(|link| predicates.iter().any(|p| p == link.as_str()));
+        .is_some_and(|link| options.predicates.iter().any(|p| p == link.as_str()));
     if let (Some(literals), true) = (literals, links_join) {
         collector = collector.with_literal_links(literals);
     }
@@ -254,15 +326,12 @@ fn collect(
         };
         collected.map_err(|e| format!("{}: {e}", input.name))?;
     }
-    for (i, path) in args.equivalences.iter().enumerate() {
-        let pairs = read_pairs(BufReader::new(open(path)?), registry)
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .map_err(|problems| problems_message(path, &problems, "written"))?;
+    for (i, pairs) in args.collapse.pairs(registry, "written")?.iter().enumerate() {
         collector
-            .add_pairs(&pairs, (inputs.len() + i) as u32)
+            .add_pairs(pairs, (inputs.len() + i) as u32)
             .map_err(|e| e.to_string())?;
     }
-    Ok(collector.finish(args.max_class, args.allow_large_classes))
+    Ok(options.finish(collector))
 }
 
 /// The first pass's output for one input: the statements the rewrite reads, written as N-Quads,
@@ -325,65 +394,6 @@ fn spool_stdin(inputs: &mut [Input]) -> Result<Option<Temporary>, String> {
     let temp = spool().map_err(|e| format!("cannot spool stdin to a temporary file: {e}"))?;
     input.path = Some(temp.path().to_owned());
     Ok(Some(temp))
-}
-
-/// Prints the classes found and every class over the limit; refuses (an error) when there are
-/// such classes and they may not be collapsed.
-fn report_classes(
-    equivalences: &Equivalences,
-    args: &EquivalenceArgs,
-    inputs: &[Input],
-    quiet: bool,
-) -> Result<(), String> {
-    let mut stderr = io::stderr().lock();
-    if !quiet {
-        let _ = writeln!(
-            stderr,
-            "pidcanon: --collapse: {}, {} of {} (gathered in {:.1} MB, {} bytes an identifier)",
-            count(
-                equivalences.pairs(),
-                "equivalence pair",
-                "equivalence pairs"
-            ),
-            count(equivalences.classes() as u64, "class", "classes"),
-            count(equivalences.members() as u64, "identifier", "identifiers"),
-            equivalences.gathered_bytes() as f64 / 1e6,
-            equivalences.gathered_bytes() / equivalences.identifiers().max(1),
-        );
-    }
-    let large = equivalences.large_classes();
-    let where_ = |source: u32, line: u64| {
-        let name = inputs.get(source as usize).map_or_else(
-            || {
-                args.equivalences
-                    .get(source as usize - inputs.len())
-                    .map_or("?".into(), |p| p.display().to_string())
-            },
-            |i| i.name.clone(),
-        );
-        if line == 0 {
-            name
-        } else {
-            format!("{name}:{line}")
-        }
-    };
-    for class in large {
-        let _ = print_class(&mut stderr, class, args.max_class, &where_);
-    }
-    if large.is_empty() || args.allow_large_classes {
-        return Ok(());
-    }
-    Err(format!(
-        "{} larger than --max-class {}: nothing written. Fix the statements that joined \
-         {}, raise --max-class, or pass --allow-large-classes",
-        count(
-            large.len() as u64,
-            "equivalence class",
-            "equivalence classes"
-        ),
-        args.max_class,
-        if large.len() == 1 { "it" } else { "them" },
-    ))
 }
 
 fn print_class(

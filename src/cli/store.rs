@@ -5,6 +5,7 @@ use super::args::PolicyArgs;
 use super::summary::count;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use pidcanon::equivalence::Equivalences;
 use pidcanon::store::{
     AuthScheme, Client, ClientOptions, Credentials, Graphs, Normalizer, Observer, StoreError,
     StoreReport,
@@ -94,9 +95,10 @@ pub(crate) struct StoreArgs {
     /// `--rename`, `--literals`, `--doi-literal-case`, as `pidcanon rewrite` takes them.
     #[command(flatten)]
     identifiers: super::equiv::IdentifierArgs,
-    /// Not supported by `store` yet: a usage error saying what to do instead.
-    #[arg(long, hide = true)]
-    collapse: bool,
+    /// `--collapse`, `--equivalence-predicate`, `--equivalences`, `--max-class`,
+    /// `--allow-large-classes`, `--drop-reflexive`, as `pidcanon rewrite` takes them.
+    #[command(flatten)]
+    collapse: super::equiv::CollapseArgs,
     #[command(flatten)]
     policy: PolicyArgs,
 }
@@ -142,6 +144,7 @@ pub(crate) fn run(args: &StoreArgs) -> io::Result<ExitCode> {
     let ticker = (!args.quiet && !terminal)
         .then(|| Ticker::start(Duration::from_millis(args.progress_interval.max(1))));
     let mut observer = Cli {
+        args,
         quiet: args.quiet,
         map,
         bar,
@@ -156,11 +159,17 @@ pub(crate) fn run(args: &StoreArgs) -> io::Result<ExitCode> {
         ticker.stop();
     }
     if let Err(e) = result {
-        let code = match e {
-            StoreError::Config(_) => EXIT_USAGE,
-            _ => EXIT_STORE,
+        let (code, message) = match e {
+            StoreError::Config(_) => (EXIT_USAGE, e.to_string()),
+            StoreError::LargeClasses { classes, .. } => (
+                EXIT_USAGE,
+                args.collapse
+                    .refusal(classes, "changed")
+                    .unwrap_or_else(|| e.to_string()),
+            ),
+            _ => (EXIT_STORE, e.to_string()),
         };
-        return fail(args, &e.to_string(), code, &report);
+        return fail(args, &message, code, &report);
     }
     if !args.quiet || args.report.is_some() {
         let mut stderr = io::stderr().lock();
@@ -190,14 +199,6 @@ fn fail(args: &StoreArgs, message: &str, code: u8, report: &StoreReport) -> io::
 
 /// The client and normalizer the arguments describe.
 fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
-    if args.collapse {
-        return Err(
-            "store --collapse is not supported yet: dump the store, run `pidcanon \
-                    rewrite --collapse` on the dump, and load the result in place of the store \
-                    (see docs/store.md)"
-                .to_owned(),
-        );
-    }
     let policy = args.policy.policy().map_err(|e| e.to_string())?;
     let registry = Registry::from_policy(&policy).map_err(|e| e.to_string())?;
     let scheme = match args.auth {
@@ -265,6 +266,10 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
             .with_literals(literals)
             .map_err(|e| e.to_string())?;
     }
+    if args.collapse.collapse {
+        let pairs = args.collapse.pairs(normalizer.registry(), "changed")?;
+        normalizer = normalizer.with_collapse(args.collapse.options(&policy)?, pairs);
+    }
     if args.dry_run {
         normalizer = normalizer.dry_run();
     }
@@ -273,7 +278,8 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
 
 /// Diagnostics on stderr, the map file, the dry run's updates on stdout, the progress bar (or,
 /// when stderr is not a terminal, the counts for the progress lines).
-struct Cli {
+struct Cli<'a> {
+    args: &'a StoreArgs,
     quiet: bool,
     map: Option<LineWriter<File>>,
     bar: Option<ProgressBar>,
@@ -336,7 +342,7 @@ fn counts(report: &StoreReport) -> String {
     )
 }
 
-impl Cli {
+impl Cli<'_> {
     /// A diagnostic on stderr (above the progress bar), unless quiet.
     fn say(&self, message: &str) {
         if self.quiet {
@@ -351,7 +357,7 @@ impl Cli {
     }
 }
 
-impl Observer for Cli {
+impl Observer for Cli<'_> {
     fn invalid(&mut self, iri: &str, reason: &dyn Display) {
         self.say(&format!(
             "pidcanon: invalid identifier <{iri}> left unchanged: {reason}"
@@ -381,6 +387,15 @@ impl Observer for Cli {
         let mut stdout = io::stdout().lock();
         writeln!(stdout, "# update {}", self.updates)?;
         writeln!(stdout, "{update}")
+    }
+
+    fn classes(&mut self, classes: &Equivalences) {
+        // The store's statements are the source numbered 0, the --equivalences files follow.
+        let endpoint = format!("the store ({})", self.args.endpoint);
+        let store = |source: u32| (source == 0).then(|| endpoint.clone());
+        self.args
+            .collapse
+            .print_classes(classes, self.quiet, &store, 1);
     }
 
     fn progress(&mut self, report: &StoreReport) {
@@ -416,6 +431,11 @@ fn report_json(report: &StoreReport, dry_run: bool, error: Option<&str>) -> serd
         "statements_after": counted(report.statements_after, error.is_none()),
         "triple_terms": counted(report.triple_terms, report.statements_counted),
         "duplicates_collapsed": report.duplicates_collapsed,
+        "classes": report.classes,
+        "class_members": report.class_members,
+        "equivalence_links_inserted": report.equivalence_links_inserted,
+        "equivalence_statements_removed": report.equivalence_statements_removed,
+        "reflexive_dropped": report.reflexive_dropped,
         "updates": report.updates,
         "batch": report.batch,
         "updates_split": report.updates_split,
@@ -430,6 +450,31 @@ fn report_json(report: &StoreReport, dry_run: bool, error: Option<&str>) -> serd
 }
 
 fn print_summary(stderr: &mut impl Write, report: &StoreReport, dry_run: bool) -> io::Result<()> {
+    if report.classes > 0 {
+        let (inserted, removed) = if dry_run {
+            ("to insert", "to remove")
+        } else {
+            ("inserted", "removed")
+        };
+        writeln!(
+            stderr,
+            "pidcanon: --collapse: {} of {}; {} {inserted}, {} within classes {removed} (of \
+             them {} reflexive)",
+            count(report.classes, "class", "classes"),
+            count(report.class_members, "identifier", "identifiers"),
+            count(
+                report.equivalence_links_inserted,
+                "link from a representative",
+                "links from representatives"
+            ),
+            count(
+                report.equivalence_statements_removed,
+                "equivalence statement",
+                "equivalence statements"
+            ),
+            report.reflexive_dropped
+        )?;
+    }
     writeln!(
         stderr,
         "pidcanon: {} examined; {} {}{}, {} of them graph names{}; {}; {} before, {} after, {}; \

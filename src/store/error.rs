@@ -113,6 +113,20 @@ pub enum StoreError {
         /// Those still in the store.
         remaining: Vec<String>,
     },
+    /// The update endpoint answered an update of equivalence statements (the links of a
+    /// collapse, or the statements they replace) with success, but the store does not show it.
+    #[error(
+        "{endpoint}: the update was answered with success but not applied: the {statements} \
+         equivalence statements it was to {operation} are not so in the store"
+    )]
+    StatementsNotApplied {
+        /// The URL of the update endpoint.
+        endpoint: String,
+        /// `insert` or `delete`.
+        operation: String,
+        /// Statements in the update.
+        statements: usize,
+    },
     /// A failure after updates were sent: the store holds part of the rewrite, and running the
     /// same command again finishes it.
     #[error("{error}; partly done ({}): rerun the same command to finish", applied_text(*applied))]
@@ -121,6 +135,20 @@ pub enum StoreError {
         applied: u64,
         /// The failure.
         error: Box<StoreError>,
+    },
+    /// Equivalence classes gathered for a collapse are larger than the limit, and large classes
+    /// may not be collapsed: nothing was changed (see
+    /// [`LargeClass`](crate::equivalence::LargeClass), given to
+    /// [`Observer::classes`](super::Observer::classes)).
+    #[error(
+        "{classes} equivalence {} larger than {max_class} members: nothing was changed",
+        if *classes == 1 { "class" } else { "classes" }
+    )]
+    LargeClasses {
+        /// Classes over the limit.
+        classes: usize,
+        /// The limit.
+        max_class: usize,
     },
     /// A setting that cannot work (a URL, credentials, a graph IRI).
     #[error("{0}")]

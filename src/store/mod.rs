@@ -25,6 +25,7 @@
 //! ```
 
 mod client;
+mod collapse;
 mod error;
 mod literals;
 mod sparql;
@@ -33,11 +34,14 @@ pub use client::{AuthScheme, Client, ClientOptions, Credentials, Row, Value};
 pub use error::StoreError;
 pub use sparql::Graphs;
 
+use crate::collapse::CollapseOptions;
+use crate::equivalence::Equivalences;
 use crate::literals::LiteralRewriter;
 use crate::mapping::IriMapping;
+use crate::pairs::Pair;
 use crate::rename::RenameTable;
 use crate::{Canonical, Kind, Registry};
-use sparql::{Page, Sparql, iri};
+use sparql::{Page, Replacement, Sparql, iri};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Display;
@@ -104,6 +108,19 @@ pub struct StoreReport {
     /// store could not answer the counting query (HTTP 400: Virtuoso 7.2's SPARQL compiler
     /// fails on it), then not counted at all.
     pub duplicates_collapsed: Option<u64>,
+    /// With a collapse: the equivalence classes gathered (of the store's equivalence statements
+    /// and the pairs given), and their members.
+    pub classes: u64,
+    /// With a collapse: the members of the classes.
+    pub class_members: u64,
+    /// With a collapse: links from a class's representative to a member inserted (in a dry run,
+    /// to insert); 0 on a store already collapsed.
+    pub equivalence_links_inserted: u64,
+    /// With a collapse: equivalence statements within a class removed, their members linked
+    /// from the representative instead (in a dry run, to remove).
+    pub equivalence_statements_removed: u64,
+    /// Of those, reflexive statements dropped (`drop_reflexive`).
+    pub reflexive_dropped: u64,
     /// Update requests applied (in a dry run, printed).
     pub updates: u64,
     /// Old IRIs per update at the end of the run (or of the run so far): `--batch`, or the
@@ -161,6 +178,12 @@ pub trait Observer {
     fn progress(&mut self, report: &StoreReport) {
         let _ = report;
     }
+
+    /// A collapse gathered `classes`, before it changes anything (its classes over the limit
+    /// are [`Equivalences::large_classes`]).
+    fn classes(&mut self, classes: &Equivalences) {
+        let _ = classes;
+    }
 }
 
 /// An [`Observer`] that ignores everything.
@@ -180,6 +203,8 @@ pub struct Normalizer {
     unrouted: Vec<String>,
     /// Identifier literals, rewritten as by `pidcanon rewrite --literals`.
     literals: Option<LiteralRewriter>,
+    /// A collapse of equivalent IRIs, with the pairs given beforehand (one list per file).
+    collapse: Option<(CollapseOptions, Vec<Vec<Pair>>)>,
     graphs: Graphs,
     links: Option<String>,
     /// `--batch`: old IRIs per update, at most; `None`: [`DEFAULT_BATCH`], or [`VIRTUOSO_BATCH`]
@@ -206,12 +231,19 @@ impl Normalizer {
             mapping: IriMapping::new(),
             unrouted: Vec::new(),
             literals: None,
+            collapse: None,
             graphs: Graphs::Default,
             links: None,
             batch: None,
             page: None,
             dry_run: false,
         }
+    }
+
+    /// The registry whose adapters canonicalize the store's IRIs.
+    #[must_use]
+    pub fn registry(&self) -> &Registry {
+        &self.registry
     }
 
     /// Which graphs to normalize.
@@ -277,6 +309,20 @@ impl Normalizer {
         Ok(self)
     }
 
+    /// Collapses the classes of equivalent IRIs onto one representative each, as `pidcanon
+    /// rewrite --collapse` does: the classes of the equivalence statements in scope (of
+    /// `options.predicates`) and of `pairs` (pairs given beforehand, one list per file, as
+    /// [`read_pairs`](crate::pairs::read_pairs) reads them), after canonicalizing and renaming.
+    /// Each equivalence statement within a class becomes the links from the representative to
+    /// the members it names (see docs/equivalence.md), and every member is rewritten to the
+    /// representative elsewhere. A run whose classes are larger than `options.max_class` fails
+    /// before changing anything ([`StoreError::LargeClasses`]) unless `options.collapse_large`.
+    #[must_use]
+    pub fn with_collapse(mut self, options: CollapseOptions, pairs: Vec<Vec<Pair>>) -> Self {
+        self.collapse = Some((options, pairs));
+        self
+    }
+
     /// Old IRIs per update (at most 64 KiB of them, whatever `n`), on every store: without it,
     /// 1 000, or 20 on a store that says it is Virtuoso (its `Server` header). Either way, an
     /// update slower than 5 s makes the next ones half as big, and an update that times out is
@@ -301,6 +347,24 @@ impl Normalizer {
     pub fn dry_run(mut self) -> Self {
         self.dry_run = true;
         self
+    }
+
+    /// The IRIs `mapping` changes that the scan for candidates does not find: the old IRIs of
+    /// the rename table and the collapsed members that no adapter's route leads to (`<…>`).
+    fn unrouted_of(&self, mapping: &IriMapping, sparql: &Sparql) -> Vec<String> {
+        let mut unrouted = self.unrouted.clone();
+        if let Some(classes) = mapping.equivalences() {
+            unrouted.extend(
+                classes
+                    .collapsed()
+                    .map(|(member, _)| member)
+                    .filter(|member| !sparql.routed(member))
+                    .filter_map(iri),
+            );
+            unrouted.sort_unstable();
+            unrouted.dedup();
+        }
+        unrouted
     }
 
     fn check_links(&self) -> Result<(), StoreError> {
@@ -368,8 +432,30 @@ impl Normalizer {
         if let Err(e) = self.graph_names_on(client, virtuoso, &mut sparql, observer) {
             return (nothing_done(client), Err(e));
         }
+        let gathered = match &self.collapse {
+            Some((options, pairs)) => {
+                sparql.collapse(
+                    &options
+                        .predicates
+                        .iter()
+                        .filter_map(|p| iri(p))
+                        .collect::<Vec<_>>(),
+                );
+                match self.gather((options, pairs), client, &sparql, observer) {
+                    Ok(gathered) => Some(gathered),
+                    Err(e) => return (nothing_done(client), Err(e)),
+                }
+            }
+            None => None,
+        };
+        let (mapping, statements) = match &gathered {
+            Some(gathered) => (&gathered.mapping, &gathered.statements[..]),
+            None => (&self.mapping, &[][..]),
+        };
         let mut run = Run {
             normalizer: self,
+            mapping,
+            unrouted: self.unrouted_of(mapping, &sparql),
             client,
             sparql: &sparql,
             observer,
@@ -381,7 +467,7 @@ impl Normalizer {
             unsure: false,
             sizer: Sizer::new(start),
         };
-        let result = run.all(&marked);
+        let result = run.all(&marked, statements);
         run.tally();
         let result = result.map_err(|e| run.partly_done(e));
         if result.is_err() {
@@ -482,7 +568,11 @@ impl Normalizer {
 
 impl Run<'_> {
     /// Everything a run does after finding the links graphs.
-    fn all(&mut self, marked: &[String]) -> Result<(), StoreError> {
+    fn all(
+        &mut self,
+        marked: &[String],
+        statements: &[collapse::Statement],
+    ) -> Result<(), StoreError> {
         let (normalizer, sparql) = (self.normalizer, self.sparql);
         if let Some(links) = &normalizer.links {
             // A links graph written before links graphs were marked: mark it now.
@@ -500,6 +590,7 @@ impl Run<'_> {
         if run.report.triple_terms > 0 {
             run.observer.triple_terms(run.report.triple_terms);
         }
+        run.link_classes(statements)?;
         if normalizer.graphs == Graphs::All {
             run.pass(Pass::GraphNames)?;
         }
@@ -541,6 +632,11 @@ fn graph_iri(graph: &str) -> Result<String, StoreError> {
 /// One run of a [`Normalizer`].
 struct Run<'a> {
     normalizer: &'a Normalizer,
+    /// What a canonical IRI becomes: renamed, then collapsed.
+    mapping: &'a IriMapping,
+    /// The IRIs to rewrite that no adapter's route leads to: the scan for candidates does not
+    /// find them, so they are looked for by name (`<…>`).
+    unrouted: Vec<String>,
     client: &'a Client,
     sparql: &'a Sparql,
     observer: &'a mut dyn Observer,
@@ -623,6 +719,21 @@ struct Rewrite {
     old: String,
     new: String,
     kind: Kind,
+    /// `new` is the representative of the class `old` is collapsed into (not only its
+    /// canonical or renamed form).
+    collapsed: bool,
+}
+
+impl Rewrite {
+    /// The rewrite as an update writes it.
+    fn replacement(&self) -> Replacement {
+        // Both IRIs were found writable by `examine`.
+        Replacement {
+            old: format!("<{}>", self.old),
+            new: format!("<{}>", self.new),
+            collapsed: self.collapsed,
+        }
+    }
 }
 
 /// Rewrites, found or to send in one update.
@@ -702,16 +813,23 @@ impl Run<'_> {
     /// not find), by name, [`LISTED_BATCH`] at a time, and rewrites those the store holds.
     fn listed(&mut self, pass: Pass) -> Result<(), StoreError> {
         let sparql = self.sparql;
-        for olds in self.normalizer.unrouted.chunks(LISTED_BATCH) {
+        let unrouted = std::mem::take(&mut self.unrouted);
+        for olds in unrouted.chunks(LISTED_BATCH) {
             let olds: Vec<&str> = olds.iter().map(String::as_str).collect();
             let query = match pass {
                 Pass::GraphNames => sparql.graph_names_among(&olds),
                 Pass::Terms => sparql.terms_among(&olds),
             };
             let mut found = Batch::new();
-            self.select_all(&query, &mut found)?;
-            self.apply_all(pass, found)?;
+            let applied = self
+                .select_all(&query, &mut found)
+                .and_then(|()| self.apply_all(pass, found));
+            if let Err(e) = applied {
+                self.unrouted = unrouted;
+                return Err(e);
+            }
         }
+        self.unrouted = unrouted;
         Ok(())
     }
 
@@ -761,7 +879,8 @@ impl Run<'_> {
             }
             None => (Cow::Borrowed(candidate), Kind::Iri),
         };
-        let new = normalizer.mapping.renamed(&canonical).unwrap_or(&canonical);
+        let renamed = self.mapping.renamed(&canonical).unwrap_or(&canonical);
+        let new = self.mapping.target(&canonical).unwrap_or(renamed);
         if new == candidate {
             return None;
         }
@@ -775,11 +894,15 @@ impl Run<'_> {
             old: candidate.to_owned(),
             new: new.to_owned(),
             kind,
+            collapsed: new != renamed,
         })
     }
 
     /// Applies `found` in batches of at most `--batch` IRIs and [`MAX_BATCH_BYTES`].
-    fn apply_all(&mut self, pass: Pass, found: Batch) -> Result<(), StoreError> {
+    fn apply_all(&mut self, pass: Pass, mut found: Batch) -> Result<(), StoreError> {
+        if pass == Pass::Terms && found.iter().any(|r| r.collapsed) {
+            found = self.held_apart_from_links(found)?;
+        }
         let mut batch = Batch::new();
         let mut bytes = 0;
         for rewrite in found {
@@ -791,6 +914,50 @@ impl Run<'_> {
             }
         }
         self.apply(pass, &mut batch)
+    }
+
+    /// `found` without the collapsed IRIs that the store holds only as the members of links from
+    /// their representative, which stay (a store already collapsed holds nothing else of them).
+    fn held_apart_from_links(&mut self, found: Batch) -> Result<Batch, StoreError> {
+        let (collapsed, mut kept): (Batch, Batch) = found.into_iter().partition(|r| r.collapsed);
+        for chunk in collapsed.chunks(LISTED_BATCH) {
+            let pairs: Vec<(String, String)> = chunk
+                .iter()
+                .map(|r| (format!("<{}>", r.old), format!("<{}>", r.new)))
+                .collect();
+            let pairs: Vec<(&str, &str)> = pairs
+                .iter()
+                .map(|(o, n)| (o.as_str(), n.as_str()))
+                .collect();
+            let mut held = std::collections::HashSet::new();
+            let cut = self.client.select_each(
+                &self.sparql.held_apart_from_links(&pairs),
+                &mut |mut row| {
+                    if let Some(x) = row.remove("x") {
+                        held.insert(x.value);
+                    }
+                    Ok(())
+                },
+            )?;
+            if let Some(rows) = cut {
+                return Err(StoreError::Truncated {
+                    endpoint: self.client.query_endpoint().to_owned(),
+                    rows,
+                });
+            }
+            kept.extend(
+                chunk
+                    .iter()
+                    .filter(|r| held.contains(&r.old))
+                    .map(|r| Rewrite {
+                        old: r.old.clone(),
+                        new: r.new.clone(),
+                        kind: r.kind,
+                        collapsed: true,
+                    }),
+            );
+        }
+        Ok(kept)
     }
 
     /// Sends (or, in a dry run, shows) the update of `batch`, and empties it.
@@ -813,11 +980,7 @@ impl Run<'_> {
 
     /// The update that rewrites `batch`.
     fn update_text(&self, pass: Pass, batch: &Batch) -> String {
-        // Both IRIs were found writable by `examine`.
-        let pairs: Vec<(String, String)> = batch
-            .iter()
-            .map(|r| (format!("<{}>", r.old), format!("<{}>", r.new)))
-            .collect();
+        let pairs: Vec<Replacement> = batch.iter().map(Rewrite::replacement).collect();
         match pass {
             Pass::GraphNames => self.sparql.rewrite_graph_names(&pairs),
             Pass::Terms => self.sparql.rewrite_terms(&pairs),
@@ -931,12 +1094,12 @@ impl Run<'_> {
     /// done: an endpoint may answer 200 without applying anything.
     fn check_applied(&mut self, pass: Pass, batch: &Batch) -> Result<(), StoreError> {
         let step = batch.len().div_ceil(CHECK_SAMPLE).max(1);
-        let sample: Vec<String> = batch
+        let sample: Vec<Replacement> = batch
             .iter()
             .step_by(step)
-            .map(|r| format!("<{}>", r.old))
+            .map(Rewrite::replacement)
             .collect();
-        let olds: Vec<&str> = sample.iter().map(String::as_str).collect();
+        let olds: Vec<&Replacement> = sample.iter().collect();
         let graph_names = pass == Pass::GraphNames;
         if !self
             .client
@@ -951,7 +1114,12 @@ impl Run<'_> {
                 .client
                 .ask(&self.sparql.still_there(&[old], graph_names))?
             {
-                remaining.push(old.trim_start_matches('<').trim_end_matches('>').to_owned());
+                remaining.push(
+                    old.old
+                        .trim_start_matches('<')
+                        .trim_end_matches('>')
+                        .to_owned(),
+                );
             }
         }
         Err(StoreError::NotApplied {

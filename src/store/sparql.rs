@@ -61,6 +61,30 @@ pub(crate) struct Sparql {
     /// The pattern inside `GRAPH ?x { … }` that finds the names of the named graphs: `{ }`, or
     /// `{ ?s ?p ?o }` on a store that answers `GRAPH ?x { }` with an unbound `?x` (Virtuoso).
     graph_pattern: &'static str,
+    /// With a collapse, the equivalence predicates (`<…>, <…>`): the links from a class's
+    /// representative to its members, `<rep> P <member>`, keep their member.
+    equivalence_predicates: Option<String>,
+}
+
+/// An IRI an update rewrites (`<…>` both), and whether `new` is the representative of the class
+/// that `old` was collapsed into: then the links `<new> P <old>` stay as they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Replacement {
+    pub(crate) old: String,
+    pub(crate) new: String,
+    pub(crate) collapsed: bool,
+}
+
+impl Replacement {
+    /// A rewrite of `old` (`<…>`) to `new` that is not a collapse.
+    #[cfg(test)]
+    fn plain(old: &str, new: &str) -> Self {
+        Self {
+            old: old.to_owned(),
+            new: new.to_owned(),
+            collapsed: false,
+        }
+    }
 }
 
 impl Sparql {
@@ -103,7 +127,84 @@ impl Sparql {
             links,
             union_default: false,
             graph_pattern: "{ }",
+            equivalence_predicates: None,
         }
+    }
+
+    /// A collapse with these equivalence predicates (`<…>`) runs: their links from a class's
+    /// representative to a member are left as they are when the member is rewritten.
+    pub(crate) fn collapse(&mut self, predicates: &[String]) {
+        self.equivalence_predicates = Some(predicates.join(", "));
+    }
+
+    /// The filter that keeps a statement `?s ?p <old>` out of the rewrite of a collapsed `old`
+    /// when it is a link from `new`, the representative; empty otherwise.
+    fn not_a_link(&self, new: &str, collapsed: bool) -> String {
+        match &self.equivalence_predicates {
+            Some(predicates) if collapsed => {
+                format!(" FILTER(!(sameTerm(?s, {new}) && ?p IN ({predicates})))")
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// The equivalence statements between two IRIs in scope (`?s ?p ?o`, and `?g` in a named
+    /// graph).
+    pub(crate) fn equivalence_statements(&self) -> String {
+        let predicates = self
+            .equivalence_predicates
+            .as_deref()
+            .unwrap_or_default()
+            .replace(',', "");
+        format!(
+            "SELECT DISTINCT ?s ?p ?o ?g WHERE {{ VALUES ?p {{ {predicates} }} {} }}",
+            self.in_scope("?s ?p ?o FILTER(isIRI(?s) && isIRI(?o))")
+        )
+    }
+
+    /// Of the collapsed IRIs `pairs` (`(<old>, <representative>)`), those held in scope in a
+    /// statement other than a link from their representative (`?x`). The filter stands beside
+    /// the `VALUES` that binds `?r` (a filter inside a `FILTER EXISTS` branch does not see it
+    /// on Virtuoso), and each position has variables of its own: only the object position
+    /// binds `?s` and `?p`.
+    pub(crate) fn held_apart_from_links(&self, pairs: &[(&str, &str)]) -> String {
+        let values: Vec<String> = pairs
+            .iter()
+            .map(|(old, new)| format!("({old} {new})"))
+            .collect();
+        let positions = ["?x ?p1 ?o1", "?s2 ?x ?o2", "?s ?p ?x"]
+            .map(|pattern| self.in_scope(pattern))
+            .join(" UNION ");
+        format!(
+            "SELECT DISTINCT ?x WHERE {{ VALUES (?x ?r) {{ {} }} {{ {positions} }} \
+             FILTER(!BOUND(?s) || !(sameTerm(?s, ?r) && ?p IN ({}))) }}",
+            values.join(" "),
+            self.equivalence_predicates.as_deref().unwrap_or_default()
+        )
+    }
+
+    /// One `INSERT DATA` (or `DELETE DATA`, as `operation` says) of `statements` (`s p o`,
+    /// each in its graph `<…>` or the default graph).
+    pub(crate) fn data(operation: &str, statements: &[(Option<&str>, String)]) -> String {
+        let mut update = format!("{operation} DATA {{\n");
+        for (graph, statement) in statements {
+            // No `.` after a `GRAPH` block: Virtuoso refuses it (SPARQL allows it).
+            let _ = match graph {
+                Some(graph) => writeln!(update, "  GRAPH {graph} {{ {statement} }}"),
+                None => writeln!(update, "  {statement} ."),
+            };
+        }
+        update.push_str("}\n");
+        update
+    }
+
+    /// Whether any of `statements` (as [`Self::data`] takes them) is in the store.
+    pub(crate) fn any_statement(statements: &[(Option<&str>, String)]) -> String {
+        let branches: Vec<String> = statements
+            .iter()
+            .map(|(graph, statement)| format!("{{ {} }}", Self::in_graph(*graph, statement)))
+            .collect();
+        format!("ASK {{ {} }}", branches.join(" UNION "))
     }
 
     /// The default graph is the union of the named graphs (Virtuoso): with [`Graphs::All`], only
@@ -276,23 +377,29 @@ impl Sparql {
     /// Whether any of the old IRIs (`<…>`) is still in subject, predicate or object position
     /// in scope (or, for `graph_names`, still names a graph): written out one by one, so that
     /// the store looks each up in an index.
-    pub(crate) fn still_there(&self, olds: &[&str], graph_names: bool) -> String {
+    pub(crate) fn still_there(&self, olds: &[&Replacement], graph_names: bool) -> String {
         let branches: Vec<String> = olds
             .iter()
-            .flat_map(|old| {
-                if graph_names {
-                    vec![format!("{{ GRAPH {old} {{ ?s ?p ?o }} }}")]
-                } else {
-                    [
-                        format!("{old} ?p ?o"),
-                        format!("?s {old} ?o"),
-                        format!("?s ?p {old}"),
-                    ]
-                    .iter()
-                    .map(|pattern| self.in_scope(pattern))
-                    .collect()
-                }
-            })
+            .flat_map(
+                |Replacement {
+                     old,
+                     new,
+                     collapsed,
+                 }| {
+                    if graph_names {
+                        vec![format!("{{ GRAPH {old} {{ ?s ?p ?o }} }}")]
+                    } else {
+                        [
+                            format!("{old} ?p ?o"),
+                            format!("?s {old} ?o"),
+                            format!("?s ?p {old}{}", self.not_a_link(new, *collapsed)),
+                        ]
+                        .iter()
+                        .map(|pattern| self.in_scope(pattern))
+                        .collect()
+                    }
+                },
+            )
             .collect();
         format!("ASK {{ {} }}", branches.join(" UNION "))
     }
@@ -406,27 +513,36 @@ impl Sparql {
     /// store looks it up in an index (a `VALUES` join over the whole batch made Oxigraph scan
     /// the store). Each operation moves the statements that still hold an old IRI, so the update
     /// is idempotent: sent twice, or after a part of it was applied, it leaves the same store.
-    pub(crate) fn rewrite_terms(&self, pairs: &[(String, String)]) -> String {
+    pub(crate) fn rewrite_terms(&self, pairs: &[Replacement]) -> String {
         let mut update = self.record_links(pairs);
-        for (old, new) in pairs {
+        for Replacement {
+            old,
+            new: representative,
+            collapsed,
+        } in pairs
+        {
             for position in 0..3 {
                 let pattern = |term: &str| match position {
                     0 => format!("{term} ?p ?o"),
                     1 => format!("?s {term} ?o"),
                     _ => format!("?s ?p {term}"),
                 };
-                let (old, new) = (pattern(old), pattern(new));
+                let (old, new) = (pattern(old), pattern(representative));
+                let kept = match position {
+                    2 => self.not_a_link(representative, *collapsed),
+                    _ => String::new(),
+                };
                 let default = |update: &mut String| {
                     let _ = writeln!(
                         update,
-                        "DELETE {{ {old} }} INSERT {{ {new} }} WHERE {{ {old} }} ;"
+                        "DELETE {{ {old} }} INSERT {{ {new} }} WHERE {{ {old}{kept} }} ;"
                     );
                 };
                 let named = |update: &mut String, graphs: &str, filter: &str| {
                     let _ = writeln!(
                         update,
                         "DELETE {{ GRAPH ?g {{ {old} }} }} INSERT {{ GRAPH ?g {{ {new} }} }} \
-                         WHERE {{ {graphs}GRAPH ?g {{ {old} }}{filter} }} ;"
+                         WHERE {{ {graphs}GRAPH ?g {{ {old}{kept} }}{filter} }} ;"
                     );
                 };
                 match &self.graphs {
@@ -449,9 +565,9 @@ impl Sparql {
 
     /// The update that renames named graphs: moves every statement of each old graph into the
     /// new one (merging with what is there) and drops the emptied old graph.
-    pub(crate) fn rewrite_graph_names(&self, pairs: &[(String, String)]) -> String {
+    pub(crate) fn rewrite_graph_names(&self, pairs: &[Replacement]) -> String {
         let mut update = self.record_links(pairs);
-        for (old, new) in pairs {
+        for Replacement { old, new, .. } in pairs {
             let _ = writeln!(
                 update,
                 "DELETE {{ GRAPH {old} {{ ?s ?p ?o }} }} INSERT {{ GRAPH {new} {{ ?s ?p ?o }} }} \
@@ -463,7 +579,7 @@ impl Sparql {
 
     /// `INSERT DATA` of the links of `pairs` (never a reflexive one), with the mark that makes
     /// every later run leave the links graph alone.
-    fn record_links(&self, pairs: &[(String, String)]) -> String {
+    fn record_links(&self, pairs: &[Replacement]) -> String {
         let mut update = String::new();
         if let Some(links) = &self.links {
             let _ = writeln!(
@@ -471,7 +587,7 @@ impl Sparql {
                 "INSERT DATA {{ GRAPH {REGISTRY} {{ {links} {LINKS_MARK} true }}"
             );
             let _ = writeln!(update, "  GRAPH {links} {{");
-            for (old, new) in pairs.iter().filter(|(old, new)| old != new) {
+            for Replacement { old, new, .. } in pairs.iter().filter(|r| r.old != r.new) {
                 let _ = writeln!(update, "  {old} {SAME_AS} {new} .");
             }
             update.push_str("} } ;\n");
@@ -571,7 +687,7 @@ mod tests {
             ["info"].into_iter(),
             Some("<urn:links>".to_owned()),
         );
-        let pairs = [("<info:a>".to_owned(), "<info:A>".to_owned())];
+        let pairs = [Replacement::plain("<info:a>", "<info:A>")];
         let update = sparql.rewrite_terms(&pairs);
         let insert = update.find("INSERT DATA").expect("links recorded");
         let rewrite = update.find("DELETE").expect("a rewrite");
@@ -647,16 +763,67 @@ mod tests {
                 .contains("?x != <urn:links> && ?x != <urn:old-links>)")
         );
         let pairs = [
-            ("<info:a>".to_owned(), "<info:a>".to_owned()),
-            ("<info:b>".to_owned(), "<info:B>".to_owned()),
+            Replacement::plain("<info:a>", "<info:a>"),
+            Replacement::plain("<info:b>", "<info:B>"),
         ];
         let update = sparql.rewrite_terms(&pairs);
         assert!(!update.contains("<info:a> <http://www.w3.org/2002/07/owl#sameAs>"));
         assert!(update.contains("<info:b> <http://www.w3.org/2002/07/owl#sameAs> <info:B> ."));
-        let check = sparql.still_there(&["<info:b>"], false);
+        let check = sparql.still_there(&[&pairs[1]], false);
         assert!(check.starts_with("ASK {"), "{check}");
         assert!(check.contains("GRAPH ?g { <info:b> ?p ?o }"), "{check}");
         assert!(check.contains(filter), "{check}");
+    }
+
+    #[test]
+    fn a_collapsed_iri_is_rewritten_everywhere_but_in_the_links_from_its_representative() {
+        let mut sparql = Sparql::new(Graphs::Default, ["info"].into_iter(), None);
+        sparql.collapse(&[
+            "<http://www.w3.org/2002/07/owl#sameAs>".to_owned(),
+            "<urn:p>".to_owned(),
+        ]);
+        let filter = "FILTER(!(sameTerm(?s, <info:rep>) && ?p IN \
+                      (<http://www.w3.org/2002/07/owl#sameAs>, <urn:p>)))";
+        let collapsed = Replacement {
+            collapsed: true,
+            ..Replacement::plain("<info:m>", "<info:rep>")
+        };
+        let update = sparql.rewrite_terms(std::slice::from_ref(&collapsed));
+        // The object position only: a link's subject is the representative itself.
+        assert_eq!(update.matches(filter).count(), 1, "{update}");
+        assert!(
+            update.contains(&format!("WHERE {{ ?s ?p <info:m> {filter} }}")),
+            "{update}"
+        );
+        assert!(sparql.still_there(&[&collapsed], false).contains(filter));
+        // A spelling that is not collapsed is rewritten in every statement.
+        let plain = Replacement::plain("<info:M>", "<info:m>");
+        assert!(!sparql.rewrite_terms(&[plain]).contains("sameTerm"));
+        let held = sparql.held_apart_from_links(&[("<info:m>", "<info:rep>")]);
+        assert_eq!(
+            held,
+            "SELECT DISTINCT ?x WHERE { VALUES (?x ?r) { (<info:m> <info:rep>) } { { ?x ?p1 ?o1 } \
+             UNION { ?s2 ?x ?o2 } UNION { ?s ?p ?x } } FILTER(!BOUND(?s) || !(sameTerm(?s, ?r) \
+             && ?p IN (<http://www.w3.org/2002/07/owl#sameAs>, <urn:p>))) }"
+        );
+        let statements = sparql.equivalence_statements();
+        assert!(
+            statements.contains("VALUES ?p { <http://www.w3.org/2002/07/owl#sameAs> <urn:p> }"),
+            "{statements}"
+        );
+        assert!(
+            statements.contains("FILTER(isIRI(?s) && isIRI(?o))"),
+            "{statements}"
+        );
+        let data = [
+            (Some("<urn:g>"), "<info:rep> <urn:p> <info:m>".to_owned()),
+            (None, "<info:rep> <urn:p> <info:n>".to_owned()),
+        ];
+        assert_eq!(
+            Sparql::data("INSERT", &data),
+            "INSERT DATA {\n  GRAPH <urn:g> { <info:rep> <urn:p> <info:m> }\n  \
+             <info:rep> <urn:p> <info:n> .\n}\n"
+        );
     }
 
     #[test]
@@ -683,7 +850,7 @@ mod tests {
             "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } FILTER(?g != \
              <urn:pidcanon:graphs> && ?g != <http://www.openlinksw.com/schemas/virtrdf#>) }"
         );
-        let update = sparql.rewrite_terms(&[("<info:a>".to_owned(), "<info:A>".to_owned())]);
+        let update = sparql.rewrite_terms(&[Replacement::plain("<info:a>", "<info:A>")]);
         assert_eq!(
             update.matches("GRAPH ?g { <info:a> ?p ?o }").count(),
             2,
