@@ -340,6 +340,25 @@ impl Client {
         }
     }
 
+    /// Another client of the same endpoints with the same options and what this one learned
+    /// (the TLS check, the `Server` header), for a request sent beside this client's on
+    /// another thread; its requests are counted apart until [`Self::absorb`] adds them.
+    #[must_use]
+    pub fn fork(&self) -> Self {
+        let mut fork = Self::new(&self.query_endpoint, self.options.clone());
+        fork.update_endpoint.clone_from(&self.update_endpoint);
+        fork.digest = RefCell::new(self.digest.borrow().clone());
+        fork.tls_checked = RefCell::new(self.tls_checked.borrow().clone());
+        fork.server = RefCell::new(self.server.borrow().clone());
+        fork
+    }
+
+    /// Counts the requests and retries of `fork` as this client's.
+    pub fn absorb(&self, fork: &Self) {
+        self.requests.set(self.requests.get() + fork.requests());
+        self.retried.set(self.retried.get() + fork.retries());
+    }
+
     /// Checks that `url` can be an endpoint: a URL with `http://` or `https://` and a host. An
     /// endpoint without them (`localhost:7878/update`) is a setting that cannot work, not a
     /// store that failed: [`StoreError::Config`], naming it.

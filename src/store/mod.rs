@@ -77,7 +77,8 @@ const LISTED_BATCH: usize = 200;
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct StoreReport {
-    /// Candidate IRIs examined (distinct per pass: graph names, then terms).
+    /// Candidate IRIs examined: distinct per query (graph names; then terms, one query per
+    /// position, or all positions in one query per page with `with_page`).
     pub iris_examined: u64,
     /// IRIs rewritten (or, in a dry run, to rewrite), by the kind of identifier.
     pub rewritten: BTreeMap<Kind, u64>,
@@ -739,6 +740,75 @@ impl Rewrite {
 /// Rewrites, found or to send in one update.
 type Batch = Vec<Rewrite>;
 
+/// What one thread of [`Run::scan_positions`] found.
+#[derive(Debug, Default)]
+struct Scanned {
+    examined: u64,
+    rewrites: Batch,
+    invalid: Vec<(String, String)>,
+}
+
+/// What becomes of a candidate IRI.
+enum Examined {
+    Canonical,
+    Rewrite(Rewrite),
+    /// An invalid identifier, or one SPARQL cannot write, and why.
+    Invalid(String),
+}
+
+/// The candidates of `query` read by `client`, each examined as it arrives.
+fn scan(
+    client: &Client,
+    query: &str,
+    normalizer: &Normalizer,
+    mapping: &IriMapping,
+) -> Result<Scanned, StoreError> {
+    let mut scanned = Scanned::default();
+    let cut = client.select_each(query, &mut |mut row| {
+        if let Some(x) = row.remove("x") {
+            scanned.examined += 1;
+            match rewrite_of(normalizer, mapping, &x.value) {
+                Examined::Canonical => {}
+                Examined::Rewrite(rewrite) => scanned.rewrites.push(rewrite),
+                Examined::Invalid(reason) => scanned.invalid.push((x.value, reason)),
+            }
+        }
+        Ok(())
+    })?;
+    match cut {
+        Some(rows) => Err(StoreError::Truncated {
+            endpoint: client.query_endpoint().to_owned(),
+            rows,
+        }),
+        None => Ok(scanned),
+    }
+}
+
+/// The rewrite of one candidate, if it needs one: `<old>`, `<new>` and the kind. The candidate
+/// is canonicalized by the adapter that claims it, then renamed and collapsed by `mapping`, as
+/// the file rewrite does.
+fn rewrite_of(normalizer: &Normalizer, mapping: &IriMapping, candidate: &str) -> Examined {
+    let (canonical, kind) = match normalizer.registry.canonicalize_claimed(candidate) {
+        Some(Ok(canonical)) => (canonical.iri, canonical.kind),
+        Some(Err(e)) => return Examined::Invalid(e.to_string()),
+        None => (Cow::Borrowed(candidate), Kind::Iri),
+    };
+    let renamed = mapping.renamed(&canonical).unwrap_or(&canonical);
+    let new = mapping.target(&canonical).unwrap_or(renamed);
+    if new == candidate {
+        return Examined::Canonical;
+    }
+    if iri(candidate).is_none() || iri(new).is_none() {
+        return Examined::Invalid("cannot be written in a SPARQL query".to_owned());
+    }
+    Examined::Rewrite(Rewrite {
+        old: candidate.to_owned(),
+        new: new.to_owned(),
+        kind,
+        collapsed: new != renamed,
+    })
+}
+
 impl Run<'_> {
     fn count(&mut self, query: &str) -> Result<u64, StoreError> {
         let rows = self.client.select(query)?;
@@ -771,7 +841,10 @@ impl Run<'_> {
         };
         let mut found = Batch::new();
         let Some(limit) = self.normalizer.page else {
-            self.select_all(&query(None), &mut found)?;
+            match pass {
+                Pass::Terms => self.scan_positions(&mut found)?,
+                Pass::GraphNames => self.select_all(&query(None), &mut found)?,
+            }
             self.apply_all(pass, found)?;
             return self.listed(pass);
         };
@@ -833,6 +906,58 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// The candidates of the three positions, asked at once on three connections (the store
+    /// scans its statements for each, on as many cores as it has): each thread examines the
+    /// candidates as they arrive and keeps only the rewrites and the invalid identifiers; an
+    /// IRI found in several positions is rewritten once.
+    fn scan_positions(&mut self, found: &mut Batch) -> Result<(), StoreError> {
+        let (client, normalizer, mapping) = (self.client, self.normalizer, self.mapping);
+        let queries = self.sparql.term_candidates_by_position();
+        let scans: Vec<(Client, Result<Scanned, StoreError>)> = std::thread::scope(|scope| {
+            let threads: Vec<_> = queries
+                .iter()
+                .map(|query| {
+                    let fork = client.fork();
+                    scope.spawn(move || {
+                        let scanned = scan(&fork, query, normalizer, mapping);
+                        (fork, scanned)
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .map(|thread| thread.join().expect("a scan thread does not panic"))
+                .collect()
+        });
+        let mut seen = std::collections::HashSet::new();
+        let mut failed = None;
+        for (fork, scanned) in scans {
+            client.absorb(&fork);
+            let scanned = match scanned {
+                Ok(scanned) => scanned,
+                Err(e) => {
+                    failed.get_or_insert(e);
+                    continue;
+                }
+            };
+            self.report.iris_examined += scanned.examined;
+            for (iri, reason) in scanned.invalid {
+                if seen.insert(iri.clone()) {
+                    self.report.invalid += 1;
+                    self.observer.invalid(&iri, &reason);
+                }
+            }
+            for rewrite in scanned.rewrites {
+                if seen.insert(rewrite.old.clone()) {
+                    found.push(rewrite);
+                }
+            }
+        }
+        self.tally();
+        self.observer.progress(&self.report);
+        failed.map_or(Ok(()), Err)
+    }
+
     /// The candidates `?x` of every row of `query` into `found`; a result the store cut short
     /// is an error.
     fn select_all(&mut self, query: &str, found: &mut Batch) -> Result<(), StoreError> {
@@ -865,37 +990,18 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// The rewrite of one candidate, if it needs one: `<old>`, `<new>` and the kind. The
-    /// candidate is canonicalized by the adapter that claims it, then renamed, as the file
-    /// rewrite does.
+    /// The rewrite of one candidate, if it needs one (see [`rewrite_of`]); an invalid one is
+    /// told to the observer.
     fn examine(&mut self, candidate: &str) -> Option<Rewrite> {
-        let normalizer = self.normalizer;
-        let (canonical, kind) = match normalizer.registry.canonicalize_claimed(candidate) {
-            Some(Ok(canonical)) => (canonical.iri, canonical.kind),
-            Some(Err(e)) => {
+        match rewrite_of(self.normalizer, self.mapping, candidate) {
+            Examined::Canonical => None,
+            Examined::Rewrite(rewrite) => Some(rewrite),
+            Examined::Invalid(reason) => {
                 self.report.invalid += 1;
-                self.observer.invalid(candidate, &e);
-                return None;
+                self.observer.invalid(candidate, &reason);
+                None
             }
-            None => (Cow::Borrowed(candidate), Kind::Iri),
-        };
-        let renamed = self.mapping.renamed(&canonical).unwrap_or(&canonical);
-        let new = self.mapping.target(&canonical).unwrap_or(renamed);
-        if new == candidate {
-            return None;
         }
-        if iri(candidate).is_none() || iri(new).is_none() {
-            self.report.invalid += 1;
-            self.observer
-                .invalid(candidate, &"cannot be written in a SPARQL query");
-            return None;
-        }
-        Some(Rewrite {
-            old: candidate.to_owned(),
-            new: new.to_owned(),
-            kind,
-            collapsed: new != renamed,
-        })
     }
 
     /// Applies `found` in batches of at most `--batch` IRIs and [`MAX_BATCH_BYTES`].
