@@ -39,12 +39,14 @@ use crate::mapping::IriMapping;
 use crate::pairs::Pair;
 use crate::position::{line_breaks, line_start, lines};
 use crate::rename::RenameTable;
-use crate::rewrite::{Checked, LineParser, check, iri_statement, read_chunk, unescape_iri};
+use crate::rewrite::{
+    Checked, LineParser, Rewriter, check, iri_statement, read_chunk, unescape_iri,
+};
 use crate::{Kind, Registry};
 use oxrdf::{NamedOrBlankNode, Quad, Term};
 use oxrdfio::{RdfFormat, RdfParser};
 use std::borrow::Cow;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 
 /// The number of statements in a window of the literal rewriter: the same batches the graph
 /// pipeline maps, so that both passes see the same patterns.
@@ -246,6 +248,58 @@ impl<'r> Collector<'r> {
         self.end_input(source)
     }
 
+    /// Reads `input`, numbered `source`, exactly as `reader` reads it in the second pass (its
+    /// format, base, recovery from syntax errors, legacy RDF/XML): N-Triples and N-Quads line by
+    /// line, as the rewrite cuts them; any other format rewritten by `reader` to N-Quads and
+    /// collected from that output ([`Self::written`]). What does not read is left to the
+    /// second pass to report.
+    ///
+    /// ```
+    /// use pidcanon::collapse::CollapseOptions;
+    /// use pidcanon::rewrite::{RdfFormat, Rewriter};
+    /// use pidcanon::Registry;
+    /// let rewriter = Rewriter::new(Registry::default()).with_input_format(RdfFormat::Turtle);
+    /// let options = CollapseOptions::default();
+    /// let mut collector = options.collector(rewriter.registry(), None);
+    /// let data = "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n\
+    ///             <info:fedora/demo%3a1> owl:sameAs <hdl://10013/abc> .";
+    /// collector.read_as(&rewriter, data.as_bytes(), 0)?;
+    /// let equivalences = options.finish(collector);
+    /// assert_eq!(equivalences.representative("info:fedora/demo:1"), Some("hdl:10013/abc"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn read_as(
+        &mut self,
+        reader: &Rewriter,
+        input: impl Read,
+        source: u32,
+    ) -> Result<(), CollectError> {
+        let format = reader.input_format();
+        if matches!(format, RdfFormat::NTriples | RdfFormat::NQuads) {
+            return self.read_graph(input, format, None, source);
+        }
+        let reader = reader.clone().with_output_format(RdfFormat::NQuads);
+        let mut written = self.written(source);
+        let mut session = reader.session(&mut written);
+        // What does not read is the rewrite's to report: it reads the same.
+        let _ = session
+            .rewrite(BufReader::with_capacity(1 << 16, input))
+            .and_then(|()| session.finish().map(drop));
+        written.finish()
+    }
+
+    /// A writer of N-Quads lines of the input numbered `source` — the output of a rewrite that
+    /// reads as the second pass does — collected as they are written; [`Written::finish`]
+    /// ends the input.
+    pub fn written(&mut self, source: u32) -> Written<'_, 'r> {
+        Written {
+            collector: self,
+            source,
+            pending: Vec::new(),
+            failed: None,
+        }
+    }
+
     /// Reads `lines`, whole N-Triples / N-Quads lines of the input numbered `source` as a
     /// reader wrote them (the statements a rewrite reads, written by a rewrite to N-Quads), in
     /// as many calls as it takes; [`Self::end_input`] ends the input.
@@ -437,6 +491,61 @@ impl<'r> Collector<'r> {
     #[must_use]
     pub fn finish(self, max_class: usize, collapse_large: bool) -> Equivalences {
         self.builder.freeze_with(max_class, collapse_large)
+    }
+}
+
+/// The first pass's view of one input: the N-Quads a rewrite writes of it, collected a line at a
+/// time ([`Collector::written`]).
+pub struct Written<'c, 'r> {
+    collector: &'c mut Collector<'r>,
+    source: u32,
+    /// Written and not yet collected: the start of a line.
+    pending: Vec<u8>,
+    failed: Option<CollectError>,
+}
+
+impl std::fmt::Debug for Written<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Written")
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Written<'_, '_> {
+    /// Collects what is left and ends the input; the error that stopped the collecting, if
+    /// one did.
+    pub fn finish(mut self) -> Result<(), CollectError> {
+        if let Some(failed) = self.failed.take() {
+            return Err(failed);
+        }
+        self.collector.read_written(&self.pending, self.source)?;
+        self.collector.end_input(self.source)
+    }
+}
+
+impl Write for Written<'_, '_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let stopped = || std::io::Error::other("the first pass of the collapse stopped");
+        if self.failed.is_some() {
+            return Err(stopped());
+        }
+        self.pending.extend_from_slice(bytes);
+        if let Some(end) = memchr::memrchr(b'\n', &self.pending) {
+            let collected = self
+                .collector
+                .read_written(&self.pending[..=end], self.source);
+            self.pending.drain(..=end);
+            if let Err(e) = collected {
+                self.failed = Some(e);
+                return Err(stopped());
+            }
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

@@ -6,7 +6,7 @@ use super::graph::{Current, Hints};
 use super::summary::count;
 use super::temporary::Temporary;
 use clap::Args;
-use pidcanon::collapse::{CollapseOptions, CollectError, Collector};
+use pidcanon::collapse::CollapseOptions;
 use pidcanon::equivalence::{Equivalences, LargeClass, RepresentativeOrder};
 use pidcanon::literals::{DoiCase, LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::mapping::IriMapping;
@@ -307,12 +307,7 @@ fn collect(
             let (reader, _) = input.open(true).map_err(|e| e.to_string())?;
             collector.read_graph(reader, rewriter.input_format(), None, source)
         } else {
-            let mut written = Collecting {
-                collector: &mut collector,
-                source,
-                pending: Vec::new(),
-                failed: None,
-            };
+            let mut written = collector.written(source);
             // What does not read is the rewrite's to report: it reads the same.
             let _ = super::graph::feed(
                 reader.session(&mut written),
@@ -332,51 +327,6 @@ fn collect(
             .map_err(|e| e.to_string())?;
     }
     Ok(options.finish(collector))
-}
-
-/// The first pass's output for one input: the statements the rewrite reads, written as N-Quads,
-/// collected a line at a time.
-struct Collecting<'c, 'r> {
-    collector: &'c mut Collector<'r>,
-    source: u32,
-    /// Written and not yet collected: the start of a line.
-    pending: Vec<u8>,
-    failed: Option<CollectError>,
-}
-
-impl Collecting<'_, '_> {
-    /// Collects what is left and ends the input.
-    fn finish(mut self) -> Result<(), CollectError> {
-        if let Some(failed) = self.failed.take() {
-            return Err(failed);
-        }
-        self.collector.read_written(&self.pending, self.source)?;
-        self.collector.end_input(self.source)
-    }
-}
-
-impl Write for Collecting<'_, '_> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        if self.failed.is_some() {
-            return Err(io::Error::other("the first pass of --collapse stopped"));
-        }
-        self.pending.extend_from_slice(bytes);
-        if let Some(end) = memchr::memrchr(b'\n', &self.pending) {
-            let collected = self
-                .collector
-                .read_written(&self.pending[..=end], self.source);
-            self.pending.drain(..=end);
-            if let Err(e) = collected {
-                self.failed = Some(e);
-                return Err(io::Error::other("the first pass of --collapse stopped"));
-            }
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 /// Copies stdin to a temporary file that the inputs then name, so that it can be read twice.
