@@ -1,5 +1,6 @@
-//! Where a reader is in a text: line and column, counted as the text goes by; and the one
-//! definition of a line break that every reader, scanner and counter of pidcanon uses.
+//! Where a reader is in a text: a [`Location`] (line and column), counted as the text goes by;
+//! and the one definition of a line break that every reader, scanner and counter of pidcanon
+//! uses.
 //!
 //! Turtle, TriG, N-Triples and N-Quads end a line at LF, CRLF or a CR alone (their `EOL` is
 //! `[#xD#xA]+`, and `oxttl` counts a lone CR as a line break), and XML reads a CR alone as a
@@ -10,8 +11,83 @@
 //! "a\nb\r\nc\rd"   four lines: "a\n", "b\r\n", "c\r", "d"
 //! ```
 
-use crate::rewrite::Location;
+use std::fmt;
 use std::io::{self, BufRead};
+
+/// Where something is in the input: a 1-based line and a 1-based column in characters, each
+/// `None` where it is not known (a Turtle IRI written as a prefixed name has a line and no
+/// column; a statement read from RDF/XML has neither).
+///
+/// ```
+/// use pidcanon::rewrite::Location;
+/// assert_eq!(Location::new(3, 7).to_string(), "3:7");
+/// assert_eq!(Location::at_line(3).to_string(), "3");
+/// assert_eq!(Location::unknown().to_string(), "?");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Location {
+    line: Option<u64>,
+    column: Option<u64>,
+}
+
+impl Location {
+    /// A location at `line` and `column` (both 1-based).
+    #[must_use]
+    pub const fn new(line: u64, column: u64) -> Self {
+        Self {
+            line: Some(line),
+            column: Some(column),
+        }
+    }
+
+    /// A location of which only the line is known.
+    #[must_use]
+    pub const fn at_line(line: u64) -> Self {
+        Self {
+            line: Some(line),
+            column: None,
+        }
+    }
+
+    /// An unknown location.
+    #[must_use]
+    pub const fn unknown() -> Self {
+        Self {
+            line: None,
+            column: None,
+        }
+    }
+
+    /// The 1-based line, if known.
+    #[must_use]
+    pub const fn line(&self) -> Option<u64> {
+        self.line
+    }
+
+    /// The 1-based column in characters, if known.
+    #[must_use]
+    pub const fn column(&self) -> Option<u64> {
+        self.column
+    }
+
+    /// This location in a text that starts after `lines` lines.
+    pub(crate) fn after(self, lines: u64) -> Self {
+        Self {
+            line: self.line.map(|line| line + lines),
+            column: self.column,
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (None, _) => f.write_str("?"),
+            (Some(line), None) => write!(f, "{line}"),
+            (Some(line), Some(column)) => write!(f, "{line}:{column}"),
+        }
+    }
+}
 
 /// Whether `byte` ends a line (`\n`, or `\r` alone or before `\n`).
 pub(crate) fn is_line_end(byte: u8) -> bool {

@@ -1,9 +1,8 @@
 //! One FOXML 1.1 (or 1.0) object: read in one streaming pass, then turned into the statements
 //! Fedora 3's resource index holds for it.
 
-use crate::position::TextPosition;
+use crate::position::{Location, TextPosition};
 use crate::rdfxml::LocatedRdfXml;
-use crate::rewrite::Location;
 use oxrdf::vocab::xsd;
 use oxrdf::{GraphName, Literal, NamedNode, Quad, Term};
 use oxrdfxml::RdfXmlParser;

@@ -35,8 +35,7 @@
 
 use super::EventMarks;
 use super::marks::Note;
-use crate::position::TextPosition;
-use crate::rewrite::Location;
+use crate::position::{Location, TextPosition};
 use oxiri::Iri;
 use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesStart, Event};

@@ -2,7 +2,7 @@
 
 use super::marks::Note;
 use super::{EventMarks, LegacyRdfXml, TagMarks, XmlError};
-use crate::rewrite::Location;
+use crate::position::Location;
 use oxrdf::vocab::rdf;
 use oxrdf::{Literal, Term, Triple};
 use oxrdfxml::{RdfXmlParseError, RdfXmlParser, RdfXmlPrefixesIter, ReaderRdfXmlParser};

@@ -23,8 +23,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-use crate::position::TextPosition;
-use crate::rewrite::Location;
+use crate::position::{Location, TextPosition};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{self, Read};

@@ -75,10 +75,11 @@ pub(crate) fn fixture_files(dirs: &[&str], extensions: &[&str]) -> Vec<std::path
     files
 }
 
+pub use crate::position::Location;
 pub use builder::{QuadRewriter, Rewriter};
 pub use error::{RewriteError, SyntaxError};
 pub use oxrdfio::RdfFormat;
-pub use report::{Location, Observer, Recovery, Report};
+pub use report::{Observer, Recovery, Report};
 pub use session::Session;
 pub use threads::WORKER_STACK;
 

@@ -1,84 +1,9 @@
-//! What a rewrite tells as it goes ([`Observer`]) and at the end ([`Report`]), and where things
-//! are in the input ([`Location`]).
+//! What a rewrite tells as it goes ([`Observer`]) and at the end ([`Report`]).
 
+use crate::position::Location;
 use crate::{IdError, Kind};
 use std::collections::BTreeMap;
 use std::fmt;
-
-/// Where something is in the input: a 1-based line and a 1-based column in characters, each
-/// `None` where it is not known (a Turtle IRI written as a prefixed name has a line and no
-/// column; a statement read from RDF/XML has neither).
-///
-/// ```
-/// use pidcanon::rewrite::Location;
-/// assert_eq!(Location::new(3, 7).to_string(), "3:7");
-/// assert_eq!(Location::at_line(3).to_string(), "3");
-/// assert_eq!(Location::unknown().to_string(), "?");
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Location {
-    line: Option<u64>,
-    column: Option<u64>,
-}
-
-impl Location {
-    /// A location at `line` and `column` (both 1-based).
-    #[must_use]
-    pub const fn new(line: u64, column: u64) -> Self {
-        Self {
-            line: Some(line),
-            column: Some(column),
-        }
-    }
-
-    /// A location of which only the line is known.
-    #[must_use]
-    pub const fn at_line(line: u64) -> Self {
-        Self {
-            line: Some(line),
-            column: None,
-        }
-    }
-
-    /// An unknown location.
-    #[must_use]
-    pub const fn unknown() -> Self {
-        Self {
-            line: None,
-            column: None,
-        }
-    }
-
-    /// The 1-based line, if known.
-    #[must_use]
-    pub const fn line(&self) -> Option<u64> {
-        self.line
-    }
-
-    /// The 1-based column in characters, if known.
-    #[must_use]
-    pub const fn column(&self) -> Option<u64> {
-        self.column
-    }
-
-    /// This location in a text that starts after `lines` lines.
-    pub(crate) fn after(self, lines: u64) -> Self {
-        Self {
-            line: self.line.map(|line| line + lines),
-            column: self.column,
-        }
-    }
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (None, _) => f.write_str("?"),
-            (Some(line), None) => write!(f, "{line}"),
-            (Some(line), Some(column)) => write!(f, "{line}:{column}"),
-        }
-    }
-}
 
 /// What became of input that does not parse, when the rewrite goes on after syntax errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
