@@ -23,6 +23,7 @@ pub mod rewrite;
 pub mod scheme;
 #[cfg(feature = "store")]
 pub mod store;
+mod url_prefix;
 
 pub use error::{IdError, Rule};
 pub use kind::{Kind, UnknownKind};

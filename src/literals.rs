@@ -34,28 +34,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub use crate::policy::DoiCase;
 use crate::scheme::handle::DOI_PROXY;
 use crate::{IdError, Kind, Registry, pct};
 use oxrdf::vocab::{rdf, xsd};
 use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Quad, Term};
-use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
-
-/// How DOIs written as literals are cased (the `doi_literal_case` policy key). The authorities
-/// disagree — Wikidata requires upper case, Crossref returns lower case, DataCite stores upper
-/// case — so the default keeps the case written and normalizes only the form.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum DoiCase {
-    /// The case written in the input.
-    #[default]
-    Preserve,
-    /// ASCII lower case.
-    Lower,
-    /// ASCII upper case.
-    Upper,
-}
 
 /// The default predicates whose literals are read as identifiers (full IRIs), each with the
 /// scheme its bare form is, if the predicate says.

@@ -1,7 +1,6 @@
 //! [`Policy`]: every choice a user can make about canonical forms, from a TOML file or flags.
 
-use crate::scheme::UrlPrefixError;
-use crate::scheme::url_prefix::UrlPrefix;
+use crate::url_prefix::{UrlPrefix, UrlPrefixError};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -40,7 +39,7 @@ pub struct Policy {
     /// see `docs/equivalence.md`).
     pub representative_order: Vec<String>,
     /// How DOIs written as literals are cased (`--literals`; default: `preserve`).
-    pub doi_literal_case: crate::literals::DoiCase,
+    pub doi_literal_case: DoiCase,
 }
 
 /// Whether POIs and OAI identifiers are merged onto one form (POI spec §4).
@@ -55,6 +54,22 @@ pub enum PoiOai {
     Poi,
     /// POIs become OAI identifiers.
     Oai,
+}
+
+/// How DOIs written as literals are cased (the `doi_literal_case` policy key). The authorities
+/// disagree — Wikidata requires upper case, Crossref returns lower case, DataCite stores upper
+/// case — so the default keeps the case written and normalizes only the form.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum DoiCase {
+    /// The case written in the input.
+    #[default]
+    Preserve,
+    /// ASCII lower case.
+    Lower,
+    /// ASCII upper case.
+    Upper,
 }
 
 /// How a Handle is written.

@@ -17,10 +17,10 @@
 //! escapes of characters that need none are decoded, the rest upper-cased, non-ASCII escaped;
 //! parameters sorted by name, then value, by their decoded UTF-8 bytes.
 
-use super::url_prefix::{UrlPrefix, starts_with_ignore_case};
 use super::{Canonical, SchemeAdapter, checked, find_byte, split_byte, split_once_byte};
 use crate::iri::{is_ipchar, is_pchar};
 use crate::pct::{self, Escaping, HexCase, Splice};
+use crate::url_prefix::{UrlPrefix, starts_with_ignore_case};
 use crate::{IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
 use std::ops::Range;

@@ -12,10 +12,10 @@
 //! then split at the first `/`. A DOI name after `doi:` (or given bare) is not a URI and is
 //! never decoded. A DOI is a handle whose naming authority is `10.` followed by digits and dots.
 
-use super::url_prefix::{HttpAuthority, UrlPrefix, starts_with_ignore_case};
 use super::{Canonical, SchemeAdapter, find_byte};
 use crate::iri::{is_ascii_pchar, is_ipchar};
 use crate::pct::{self, HexCase};
+use crate::url_prefix::{HttpAuthority, UrlPrefix, starts_with_ignore_case};
 use crate::{DoiForm, HandleForm, IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
 use std::fmt;

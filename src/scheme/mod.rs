@@ -42,10 +42,9 @@ mod named_node;
 pub mod oai;
 pub mod pdi;
 pub mod poi;
-pub(crate) mod url_prefix;
 
+pub use crate::url_prefix::UrlPrefixError;
 pub use named_node::CanonicalNamedNode;
-pub use url_prefix::UrlPrefixError;
 
 use crate::policy::Prefixes;
 use crate::{IdError, Kind, Policy, PolicyError, Rule};
@@ -259,11 +258,12 @@ impl Registry {
         let (scheme, key) = scheme_and_key(iri)?;
         let found = match key {
             Some(HTTP | HTTPS) => {
-                let host = url_prefix::host_of(&iri[scheme + 1..])?;
+                let host = crate::url_prefix::host_of(&iri[scheme + 1..])?;
                 let route = &iri.as_bytes()[..scheme + 3 + host.len()];
                 let signature = route_signature(route);
                 self.routes.iter().find(|r| {
-                    r.signature == signature && url_prefix::eq_lowercase(route, r.route.as_bytes())
+                    r.signature == signature
+                        && crate::url_prefix::eq_lowercase(route, r.route.as_bytes())
                 })
             }
             Some(key) => self.routes.iter().find(|r| r.key == key),
@@ -271,7 +271,8 @@ impl Registry {
                 let scheme = &iri.as_bytes()[..scheme];
                 let signature = route_signature(scheme);
                 self.routes.iter().find(|r| {
-                    r.signature == signature && url_prefix::eq_lowercase(scheme, r.route.as_bytes())
+                    r.signature == signature
+                        && crate::url_prefix::eq_lowercase(scheme, r.route.as_bytes())
                 })
             }
         };
@@ -435,14 +436,6 @@ pub(crate) fn find_byte(s: &str, byte: u8) -> Option<usize> {
     s.bytes().position(|b| b == byte)
 }
 
-/// `s.strip_prefix(prefix)` by a plain loop: no `memcmp` call for the short prefixes of
-/// identifiers.
-pub(crate) fn strip_prefix_bytes<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    let head = s.as_bytes().get(..prefix.len())?;
-    let same = head.iter().zip(prefix.as_bytes()).all(|(a, b)| a == b);
-    same.then(|| &s[prefix.len()..])
-}
-
 /// `s.split_once(byte)` for an ASCII byte, as [`find_byte`].
 pub(crate) fn split_once_byte(s: &str, byte: u8) -> Option<(&str, &str)> {
     find_byte(s, byte).map(|i| (&s[..i], &s[i + 1..]))
@@ -530,7 +523,7 @@ pub(crate) fn generated_strings(prefix: &str, alphabet: &[&str], n: usize) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use url_prefix::tests::PARSED;
+    use crate::url_prefix::tests::PARSED;
 
     #[test]
     fn the_policy_is_parsed_once_per_registry() {

@@ -14,8 +14,8 @@
 //! never changed and an invalid one never repaired.
 
 use super::poi::Poi;
-use super::url_prefix::starts_with_ignore_case;
 use super::{Canonical, SchemeAdapter};
+use crate::url_prefix::starts_with_ignore_case;
 use crate::{IdError, Kind, PoiOai, Policy, Rule};
 use std::borrow::Cow;
 

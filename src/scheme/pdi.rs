@@ -19,9 +19,9 @@
 //! defaults the draft states equivalent made explicit (`#37,51` on text → `#char=37,51`).
 //! `docs/canonical-forms.md` lists every reading of the draft taken here.
 
-use super::url_prefix::starts_with_ignore_case;
 use super::{Canonical, Registry, SchemeAdapter, checked, find_byte, split_byte, split_once_byte};
 use crate::pct::{self, Escaping, HexCase, Splice};
+use crate::url_prefix::starts_with_ignore_case;
 use crate::{IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
 

@@ -8,8 +8,8 @@
 //! case of scheme and host are read as the template; the path keeps its case.
 
 use super::oai::{OaiIdentifier, check_domain, check_uric};
-use super::url_prefix::UrlPrefix;
 use super::{Canonical, SchemeAdapter};
+use crate::url_prefix::UrlPrefix;
 use crate::{IdError, Kind, PoiOai, Policy, Rule};
 use std::borrow::Cow;
 

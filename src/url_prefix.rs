@@ -105,7 +105,7 @@ impl UrlPrefix {
         if !eq_lowercase(authority, self.authority.as_bytes()) {
             return None;
         }
-        let rest = super::strip_prefix_bytes(&iri[at.end..], &self.path)?;
+        let rest = strip_prefix_bytes(&iri[at.end..], &self.path)?;
         Some((rest, iri.len() - rest.len()))
     }
 }
@@ -176,6 +176,14 @@ pub(crate) fn eq_lowercase(a: &[u8], lower: &[u8]) -> bool {
             .zip(lower)
             .fold(0, |differ, (&x, &y)| differ | (x.to_ascii_lowercase() ^ y))
             == 0
+}
+
+/// `s.strip_prefix(prefix)` by a plain loop: no `memcmp` call for the short prefixes of
+/// identifiers.
+fn strip_prefix_bytes<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.as_bytes().get(..prefix.len())?;
+    let same = head.iter().zip(prefix.as_bytes()).all(|(a, b)| a == b);
+    same.then(|| &s[prefix.len()..])
 }
 
 #[cfg(test)]
