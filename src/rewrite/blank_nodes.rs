@@ -60,7 +60,7 @@ impl DocumentScope {
     /// what [`Self::written`] makes of it, appending the line to `out`.
     pub(crate) fn relabel_line(self, line: &[u8], out: &mut Vec<u8>) {
         let mut copied = 0;
-        for label in crate::rewrite::line::blank_labels(line) {
+        for label in crate::rewrite::line_iris::blank_labels(line) {
             // A valid line's label is UTF-8 (it is part of a valid line).
             let Some(new) = std::str::from_utf8(&line[label.clone()])
                 .ok()

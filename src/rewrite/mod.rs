@@ -44,6 +44,9 @@ mod events;
 mod fingerprint;
 mod graph;
 mod line;
+mod line_iris;
+mod line_parser;
+mod line_scan;
 mod nanopub;
 mod report;
 mod session;
@@ -84,8 +87,10 @@ pub use session::Session;
 pub use threads::WORKER_STACK;
 
 // The rewrite's own readers, for the first pass of `--collapse` to read as the rewrite reads.
-pub(crate) use graph::LineParser;
-pub(crate) use line::{Checked, check, iri_statement, read_chunk, unescape_iri};
+pub(crate) use line::read_chunk;
+pub(crate) use line_iris::{iri_statement, unescape_iri};
+pub(crate) use line_parser::LineParser;
+pub(crate) use line_scan::{Checked, check};
 
 /// A format named by a short name (`nt`, `nq`, `ttl`, `trig`, `rdfxml`), an extension or a media
 /// type, as riot, rapper and oxigraph accept them; the error says what is accepted.

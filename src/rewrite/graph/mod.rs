@@ -11,8 +11,6 @@ mod sink;
 mod turtle;
 mod worker;
 
-pub(crate) use reader::{LineParser, error_location};
-
 use super::blank_nodes::DocumentScope;
 use super::events::Found;
 use super::session::{Output, Session};

@@ -21,13 +21,12 @@
 //! Memory stays bounded: at most two pieces per thread are in flight, each about [`PIECE`]
 //! bytes (a piece ends at the first statement end after that size).
 
-use super::reader::{
-    Declarations, Ended, Item, LineParser, Premap, Resume, Span, read_lines, repeated_work,
-};
+use super::reader::{Declarations, Ended, Item, Premap, Resume, Span, read_lines, repeated_work};
 use super::worker::{GraphBatch, GraphWorker, mark_made_up};
 use crate::position::{is_line_end, line_breaks, line_start};
 use crate::rewrite::RewriteError;
 use crate::rewrite::events::Found;
+use crate::rewrite::line_parser::LineParser;
 use crate::rewrite::threads::spawn_worker;
 use oxrdf::Quad;
 use oxrdfio::RdfFormat;

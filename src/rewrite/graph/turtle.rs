@@ -17,9 +17,10 @@
 //! ```
 
 use super::parallel::Boundaries;
-use super::reader::{LineParser, repeated_work};
+use super::reader::repeated_work;
 use crate::position::{line_breaks, line_start};
-use crate::rewrite::line::scan::{
+use crate::rewrite::line_parser::LineParser;
+use crate::rewrite::line_scan::{
     RDF_DIR_LANG_STRING, RDF_LANG_STRING, is_valid_absolute_iri, language_tag_len,
 };
 use oxiri::Iri;

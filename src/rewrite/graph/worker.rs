@@ -9,7 +9,7 @@ use crate::position::{is_line_end, line_breaks, line_start};
 use crate::rewrite::blank_nodes::DocumentScope;
 use crate::rewrite::cache::{Cache, Outcome};
 use crate::rewrite::events::{Event, Found, Needs, look_up};
-use crate::rewrite::line::{column, unescape_iri};
+use crate::rewrite::line_iris::{column, unescape_iri};
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter};

@@ -1,12 +1,11 @@
 //! The N-Triples / N-Quads line pipeline: the input is cut into chunks of whole lines
-//! ([`chunk`]); workers, one per thread, check each line with a fast scanner ([`scan`]) or
-//! `oxttl`, and splice the canonical IRIs into it ([`iris`], [`worker`]); the session applies
+//! ([`chunk`]); workers, one per thread, check each line with a fast scanner
+//! ([`line_scan`](super::line_scan)) or `oxttl`, and splice the canonical IRIs into it
+//! ([`line_iris`](super::line_iris), [`worker`]); the session applies
 //! their findings and writes their output in input order. A line with nothing to change is
 //! written as its original bytes.
 
 mod chunk;
-mod iris;
-pub(super) mod scan;
 mod worker;
 
 use super::RewriteError;
@@ -21,8 +20,6 @@ use std::sync::mpsc;
 use worker::{ChunkResult, LineWorker};
 
 pub(crate) use chunk::read_chunk;
-pub(crate) use iris::{blank_labels, column, iri_statement, unescape_iri};
-pub(crate) use scan::{Checked, check};
 
 /// Rewrites `input` into the session's line-based output, on as many threads as the rewriter
 /// has. With more than one, each worker thread takes chunks in turn while this thread reads the

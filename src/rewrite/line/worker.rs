@@ -1,8 +1,6 @@
 //! A line worker: turns a chunk of N-Triples / N-Quads lines into its output bytes and what it
 //! found, in line order. Lines are counted from 1 in the chunk.
 
-use super::iris::{column, iri_statement, term_iris, unescape_iri};
-use super::scan::{Checked, check};
 use crate::mapping::{EquivalenceLinks, EquivalenceStatement};
 use crate::position::lines;
 use crate::rewrite::blank_nodes::DocumentScope;
@@ -10,7 +8,9 @@ use crate::rewrite::cache::Cache;
 use crate::rewrite::cache::Outcome;
 use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::fingerprint::Fingerprint;
-use crate::rewrite::graph::{LineParser, error_location};
+use crate::rewrite::line_iris::{column, iri_statement, term_iris, unescape_iri};
+use crate::rewrite::line_parser::{LineParser, error_location};
+use crate::rewrite::line_scan::{Checked, check};
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::{Location, Rewriter, SyntaxError};
 use memchr::memmem::Finder;
