@@ -16,7 +16,7 @@
 //! usage errors.
 
 use super::args::CanonArgs;
-use super::files::{STDOUT, names_its_file, with_name};
+use super::named::{STDOUT, names_its_file, with_name};
 use super::output::writable_stdout;
 use pidcanon::{IdError, Registry};
 use std::io::{self, BufRead, BufWriter, Write};

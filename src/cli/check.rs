@@ -13,11 +13,11 @@
 
 use super::EXIT_USAGE;
 use super::args::CheckArgs;
-use super::files::STDOUT;
 use super::foxml::Unreadable;
 use super::graph::{
     Current, EXIT_INVALID, Mode, StdinHint, build, feed, skipped_message, usage_error,
 };
+use super::named::STDOUT;
 use super::output::writable_stdout;
 use super::summary::count;
 use pidcanon::rewrite::{Location, Observer, RdfFormat, Recovery, RewriteError, SyntaxError};

@@ -11,7 +11,7 @@
 //! -o out.nt.gz N-Triples, gzip-compressed as it is written
 //! ```
 
-use super::files::with_name;
+use super::named::with_name;
 use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};

@@ -2,7 +2,8 @@
 //! trees, read on several threads (one object per file), each object's statements rewritten
 //! through the session in the files' order.
 
-use super::files::{Input, with_name};
+use super::files::Input;
+use super::named::with_name;
 use indicatif::{ProgressBar, ProgressStyle};
 use oxrdf::{GraphName, NamedNode};
 use pidcanon::foxml::{

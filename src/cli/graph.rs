@@ -3,8 +3,9 @@
 
 use super::EXIT_USAGE;
 use super::args::{GraphInput, RewriteArgs};
-use super::files::{Input, format_of, names_its_file, stdout_reader_gone};
+use super::files::{Input, format_of};
 use super::foxml::{self, FoxmlRun, Unreadable};
+use super::named::{STDIN, names_its_file, stdout_reader_gone};
 use super::output::{Destination, Writer, refuse_shared_files};
 use super::summary::count;
 use pidcanon::foxml::FoxmlOptions;
@@ -453,9 +454,6 @@ impl Current {
         self.inputs.get()
     }
 }
-
-/// How stdin is named in messages.
-pub(super) const STDIN: &str = "<stdin>";
 
 /// What is said after a syntax error in stdin read as N-Quads for want of `-i`.
 const STDIN_HINT: &str = "<stdin> is read as N-Quads (or N-Triples) when -i is not given; for \

@@ -8,6 +8,7 @@ mod equiv;
 mod files;
 mod foxml;
 mod graph;
+mod named;
 mod output;
 mod store;
 mod summary;

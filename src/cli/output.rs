@@ -17,7 +17,7 @@
 //! ```
 
 use super::compress::{Compression, Encoder};
-use super::files::{Named, STDOUT, with_name};
+use super::named::{Named, STDOUT, with_name};
 use super::temporary::Temporary;
 use std::fs::{self, File};
 use std::io::{self, Write};
