@@ -3,6 +3,7 @@
 mod args;
 mod canon;
 mod check;
+mod command;
 mod compress;
 mod equiv;
 mod files;
@@ -14,8 +15,8 @@ mod store;
 mod summary;
 mod temporary;
 
-use args::{Cli, Command};
 use clap::Parser;
+use command::{Cli, Command};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
