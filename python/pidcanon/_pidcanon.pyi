@@ -10,6 +10,7 @@ from typing import (
     List,
     Literal,
     Optional,
+    Sequence,
     TextIO,
     Tuple,
     Union,
@@ -376,6 +377,11 @@ def rewrite(
     links: Optional[_Destination] = None,
     map: Optional[_Destination] = None,
     rejects: Optional[_Destination] = None,
+    collapse: bool = False,
+    equivalence_predicates: Optional[Sequence[str]] = None,
+    max_class: int = 1000,
+    allow_large_classes: bool = False,
+    drop_reflexive: bool = False,
 ) -> Report:
     """Streams RDF from ``source`` into ``destination`` with every identifier canonicalized, as
     ``pidcanon rewrite`` does (the same output, byte for byte), with the GIL released.
@@ -407,11 +413,22 @@ def rewrite(
     :param links: where to write ``<original> owl:sameAs <canonical> .`` once per rewritten IRI.
     :param map: where to write ``original<TAB>canonical<TAB>kind`` once per rewritten IRI.
     :param rejects: with ``skip_syntax_errors``, where N-Triples/N-Quads lines that do not parse go.
+    :param collapse: collapse equivalent IRIs onto one representative per class (``--collapse``):
+        a first pass reads ``source`` as the rewrite reads it and gathers the classes of its
+        ``owl:sameAs`` statements (and of ``equivalence_predicates``); a file object is first
+        copied to a temporary file, so that it can be read twice. See docs/equivalence.md.
+    :param equivalence_predicates: other predicates (full IRIs) whose statements assert
+        equivalence, such as ``skos:exactMatch``'s.
+    :param max_class: classes of more identifiers are refused (``ValueError``, nothing written)
+        unless ``allow_large_classes``.
+    :param allow_large_classes: collapse classes larger than ``max_class`` too.
+    :param drop_reflexive: drop equivalence statements whose two sides become one IRI.
     :raises RdfSyntaxError: when the input is not valid in its format.
     :raises InvalidIdentifier: with ``fail_on_invalid``.
     :raises OSError: when a file cannot be read or written; an exception raised by a file
         object's ``read`` or ``write`` comes through as it is.
-    :raises ValueError: for an unknown format, a bad base IRI, named graphs into a triple format.
+    :raises ValueError: for an unknown format, a bad base IRI, named graphs into a triple format,
+        classes larger than ``max_class``.
 
     Invalid identifiers left unchanged, syntax errors skipped and warnings are logged on the
     ``pidcanon`` logger (``logging.getLogger("pidcanon")``) with the command line's messages.

@@ -5,6 +5,7 @@
 use crate::errors::{Place, invalid_identifier, syntax_error, value_error};
 use crate::policy::{PyPolicy, policy_of};
 use crate::streams::{PyReader, PyWriter};
+use pidcanon::collapse::{CollapseOptions, CollectError};
 use pidcanon::rewrite::{
     Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, SyntaxError,
 };
@@ -323,6 +324,68 @@ impl Options {
     }
 }
 
+/// Why a rewrite failed.
+enum Failed {
+    Rewrite(RewriteError),
+    Collect(CollectError),
+    /// Classes larger than the limit, which may not be collapsed: what to say.
+    LargeClasses(String),
+}
+
+/// The options of `collapse=True`.
+fn collapse_options(
+    predicates: Vec<String>,
+    max_class: usize,
+    allow_large_classes: bool,
+    drop_reflexive: bool,
+) -> PyResult<CollapseOptions> {
+    let mut options = CollapseOptions::default();
+    for predicate in predicates {
+        pidcanon::iri::validate(&predicate)
+            .map_err(|e| value_error(format!("equivalence predicate <{predicate}>: {e}")))?;
+        if !options.predicates.contains(&predicate) {
+            options.predicates.push(predicate);
+        }
+    }
+    options.max_class = max_class;
+    options.collapse_large = allow_large_classes;
+    options.drop_reflexive = drop_reflexive;
+    Ok(options)
+}
+
+/// `rewriter` with the classes of `source` collapsed: the first pass reads it as `rewriter`
+/// reads it.
+fn collapsed(
+    rewriter: Rewriter,
+    options: &CollapseOptions,
+    source: &Source,
+    name: &str,
+) -> Result<Rewriter, Failed> {
+    let mut collector = options.collector(rewriter.registry(), None);
+    let input = source
+        .open(name)
+        .map_err(|e| Failed::Collect(CollectError::Io(e)))?;
+    collector
+        .read_as(&rewriter, input, 0)
+        .map_err(Failed::Collect)?;
+    let classes = options.finish(collector);
+    let large = classes.large_classes();
+    if !large.is_empty() && !options.collapse_large {
+        let sizes: Vec<String> = large
+            .iter()
+            .map(|class| format!("{} (representative <{}>)", class.size, class.representative))
+            .collect();
+        return Err(Failed::LargeClasses(format!(
+            "{} equivalence classes larger than max_class={} ({}): nothing written; fix the \
+             statements that joined them, raise max_class, or pass allow_large_classes=True",
+            large.len(),
+            options.max_class,
+            sizes.join(", ")
+        )));
+    }
+    Ok(rewriter.with_mapping(options.mapping(None, classes)))
+}
+
 /// The sidecar outputs: `links`, `map`, `rejects`.
 type Sidecars = [Option<Sink>; 3];
 
@@ -415,16 +478,27 @@ fn place(source: &str, location: Location) -> Place<'_> {
 /// :param links: where to write ``<original> owl:sameAs <canonical> .`` once per rewritten IRI.
 /// :param map: where to write ``original<TAB>canonical<TAB>kind`` once per rewritten IRI.
 /// :param rejects: with ``skip_syntax_errors``, where N-Triples/N-Quads lines that do not parse go.
+/// :param collapse: collapse equivalent IRIs onto one representative per class (``--collapse``):
+///     a first pass reads ``source`` as the rewrite reads it and gathers the classes of its
+///     ``owl:sameAs`` statements (and of ``equivalence_predicates``); a file object is first
+///     copied to a temporary file, so that it can be read twice. See docs/equivalence.md.
+/// :param equivalence_predicates: other predicates (full IRIs) whose statements assert
+///     equivalence, such as ``skos:exactMatch``'s.
+/// :param max_class: classes of more identifiers are refused (``ValueError``, nothing written)
+///     unless ``allow_large_classes``.
+/// :param allow_large_classes: collapse classes larger than ``max_class`` too.
+/// :param drop_reflexive: drop equivalence statements whose two sides become one IRI.
 /// :raises RdfSyntaxError: when the input is not valid in its format.
 /// :raises InvalidIdentifier: with ``fail_on_invalid``.
 /// :raises OSError: when a file cannot be read or written; an exception raised by a file
 ///     object's ``read`` or ``write`` comes through as it is.
-/// :raises ValueError: for an unknown format, a bad base IRI, named graphs into a triple format.
+/// :raises ValueError: for an unknown format, a bad base IRI, named graphs into a triple format,
+///     classes larger than ``max_class``.
 ///
 /// Invalid identifiers left unchanged, syntax errors skipped and warnings are logged on the
 /// ``pidcanon`` logger (``logging.getLogger("pidcanon")``) with the command line's messages.
 #[pyfunction]
-#[pyo3(signature = (source, destination, *, format = None, to = None, base = None, dedup = false, policy = None, fail_on_invalid = false, skip_syntax_errors = false, keep_signed = false, threads = None, links = None, map = None, rejects = None))]
+#[pyo3(signature = (source, destination, *, format = None, to = None, base = None, dedup = false, policy = None, fail_on_invalid = false, skip_syntax_errors = false, keep_signed = false, threads = None, links = None, map = None, rejects = None, collapse = false, equivalence_predicates = None, max_class = 1000, allow_large_classes = false, drop_reflexive = false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn rewrite(
     py: Python<'_>,
@@ -442,8 +516,34 @@ pub(crate) fn rewrite(
     links: Option<&Bound<'_, PyAny>>,
     map: Option<&Bound<'_, PyAny>>,
     rejects: Option<&Bound<'_, PyAny>>,
+    collapse: bool,
+    equivalence_predicates: Option<Vec<String>>,
+    max_class: usize,
+    allow_large_classes: bool,
+    drop_reflexive: bool,
 ) -> PyResult<PyReport> {
-    let (source, name, source_path) = Source::new(source)?;
+    let (mut source, name, source_path) = Source::new(source)?;
+    let collapse = collapse
+        .then(|| {
+            collapse_options(
+                equivalence_predicates.unwrap_or_default(),
+                max_class,
+                allow_large_classes,
+                drop_reflexive,
+            )
+        })
+        .transpose()?;
+    // Read twice: a stream is copied to a temporary file first.
+    let _spooled = match (&collapse, &source) {
+        (Some(_), Source::Stream(_)) => {
+            let mut temp = tempfile::NamedTempFile::new()?;
+            io::copy(&mut source.open(&name)?, &mut temp)?;
+            temp.flush()?;
+            source = Source::Path(temp.path().to_owned());
+            Some(temp)
+        }
+        _ => None,
+    };
     let input_format = match (format, source_path.as_deref().and_then(format_of)) {
         (Some(format), _) => parse_format(format)?,
         (None, Some(format)) => format,
@@ -486,7 +586,10 @@ pub(crate) fn rewrite(
         source: name.clone(),
     };
     let result = py.detach(|| {
-        let rewriter = options.rewriter(registry)?;
+        let mut rewriter = options.rewriter(registry).map_err(Failed::Rewrite)?;
+        if let Some(options) = &collapse {
+            rewriter = collapsed(rewriter, options, &source, &name)?;
+        }
         run(
             &rewriter,
             &source,
@@ -495,8 +598,13 @@ pub(crate) fn rewrite(
             &mut sidecars,
             logger,
         )
+        .map_err(Failed::Rewrite)
     });
-    let report = result.map_err(|e| rewrite_error(py, &name, e))?;
+    let report = result.map_err(|e| match e {
+        Failed::Rewrite(e) => rewrite_error(py, &name, e),
+        Failed::Collect(e) => value_error(format!("{name}: {e}")),
+        Failed::LargeClasses(message) => value_error(format!("{name}: {message}")),
+    })?;
     output.commit()?;
     for sink in sidecars.into_iter().flatten() {
         sink.commit()?;

@@ -225,3 +225,59 @@ def test_links_and_map(tmp_path):
         in links.getvalue()
     )
     assert len(rows) == len(links.getvalue().splitlines())
+
+
+SAME_AS = b"""@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+<http://example.org/a> owl:sameAs <info:fedora/demo%3Ab> .
+<info:fedora/demo%3Ab> owl:sameAs <hdl://10013/c> .
+<hdl:10013/c> owl:sameAs <http://dx.doi.org/10.5555/R> .
+<http://example.org/a> <http://purl.org/dc/terms/title> "A" .
+<http://example.org/p> skos:exactMatch <http://example.org/q> .
+<http://example.org/q> <http://purl.org/dc/terms/title> "Q" .
+"""
+
+COLLAPSE_OPTIONS = ["--collapse", "--equivalence-predicate", "http://www.w3.org/2004/02/skos/core#exactMatch"]
+
+
+@pytest.mark.parametrize("kind", ["path", "bytes", "stream"])
+def test_collapse_gives_the_cli_output(pidcanon_cli, tmp_path, kind):
+    path = tmp_path / "same.ttl"
+    path.write_bytes(SAME_AS)
+    source = {"path": path, "bytes": SAME_AS, "stream": io.BytesIO(SAME_AS)}[kind]
+    out = io.BytesIO()
+    report = pidcanon.rewrite(
+        source,
+        out,
+        format="ttl",
+        to="nt",
+        collapse=True,
+        equivalence_predicates=["http://www.w3.org/2004/02/skos/core#exactMatch"],
+    )
+    cli = run_cli(pidcanon_cli, ["rewrite", "-q", "--to", "nt", *COLLAPSE_OPTIONS, str(path)], b"")
+    assert cli.returncode == 0, cli.stderr
+    assert out.getvalue() == cli.stdout
+    # Collapsed: the DOI represents the first class, the least IRI the second.
+    assert b'<https://doi.org/10.5555/r> <http://purl.org/dc/terms/title> "A" .' in out.getvalue()
+    assert b'<http://example.org/p> <http://purl.org/dc/terms/title> "Q" .' in out.getvalue()
+    assert b"<http://example.org/a> <http://purl.org/dc/terms/title>" not in out.getvalue()
+    assert report.statements_read == 6
+
+
+def test_collapse_refuses_classes_over_max_class_and_writes_nothing(tmp_path):
+    destination = tmp_path / "out.nt"
+    with pytest.raises(
+        ValueError,
+        match=r"1 equivalence classes larger than max_class=3 \(4 \(representative <https://doi.org/10.5555/r>\)\): nothing written",
+    ):
+        pidcanon.rewrite(SAME_AS, destination, format="ttl", collapse=True, max_class=3)
+    assert not destination.exists()
+    out = io.BytesIO()
+    pidcanon.rewrite(
+        SAME_AS, out, format="ttl", to="nt", collapse=True, max_class=3, allow_large_classes=True
+    )
+    assert b'<https://doi.org/10.5555/r> <http://purl.org/dc/terms/title> "A" .' in out.getvalue()
+    with pytest.raises(ValueError, match="equivalence predicate <not an iri>"):
+        pidcanon.rewrite(
+            SAME_AS, io.BytesIO(), format="ttl", collapse=True, equivalence_predicates=["not an iri"]
+        )
