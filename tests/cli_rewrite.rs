@@ -156,6 +156,141 @@ fn dedup_drops_the_same_statement_whatever_its_spelling() {
     }
 }
 
+/// `--fingerprints`: every output line after the fingerprint of its statement and a tab (a tab
+/// alone for a line with no statement), the same fingerprint exactly for the lines `--dedup` of
+/// one run drops as repeats — spellings of one statement, but not one blank node label in two
+/// inputs — on the line path (N-Triples in) and on the serializer path (Turtle in) alike.
+#[test]
+fn fingerprints_are_equal_exactly_for_the_statements_dedup_drops() {
+    let dir = Dir::new("fingerprints");
+    let one = "\
+# a comment
+<info:fedora/demo:1> <http://p> \"Café\" .
+<info:fedora/demo%3a1> <http://p> \"Caf\\u00E9\" .
+
+<info:fedora/demo:1>\t<http://p>   \"Café\"^^<http://www.w3.org/2001/XMLSchema#string>.
+<http://s> <http://p> \"x\"@EN .
+<http://s> <http://p> \"x\"@en .
+<http://s> <http://p> \"x\"@fr .
+_:b1 <http://p> <http://o> .
+<http://s> <http://p> .
+";
+    let two = "_:b1 <http://p> <http://o> .\n<http://s> <http://p> \"x\"@en .\n";
+    let inputs = [dir.file("one.nt", one), dir.file("two.nt", two)];
+    let turtle = dir.file("three.ttl", "<http://s> <http://p> \"x\"@EN, \"y\", \"y\"^^<http://www.w3.org/2001/XMLSchema#string> .\n");
+    for (inputs, to) in [
+        (vec![p(&inputs[0]), p(&inputs[1])], "nt"),
+        (vec![p(&turtle)], "nq"),
+    ] {
+        let args = |extra: &[&'static str]| {
+            [
+                vec!["rewrite", "-q", "--lenient", "--to", to],
+                extra.to_vec(),
+                inputs.clone(),
+            ]
+            .concat()
+        };
+        let keyed = run(&args(&["--fingerprints"]), "");
+        assert!(keyed.status.success(), "{}", text(&keyed.stderr));
+        let plain = run(&args(&[]), "");
+        let deduplicated = run(&args(&["--dedup"]), "");
+        let mut seen = std::collections::HashSet::new();
+        let mut kept = Vec::new();
+        let keyed = text(&keyed.stdout);
+        for (line, written) in keyed.lines().zip(text(&plain.stdout).lines()) {
+            let (fingerprint, rest) = line.split_once('\t').expect("a tab after the fingerprint");
+            assert_eq!(rest, written, "the line as written without --fingerprints");
+            assert!(
+                fingerprint.is_empty()
+                    || fingerprint.len() == 32
+                        && fingerprint
+                            .bytes()
+                            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
+                "{line:?}"
+            );
+            if fingerprint.is_empty() || seen.insert(fingerprint) {
+                kept.push(rest);
+            }
+        }
+        assert_eq!(keyed.lines().count(), text(&plain.stdout).lines().count());
+        assert_eq!(
+            kept.join("\n") + "\n",
+            text(&deduplicated.stdout),
+            "--to {to}"
+        );
+    }
+    let keyed = run(
+        &[
+            "rewrite",
+            "-q",
+            "--lenient",
+            "--fingerprints",
+            p(&inputs[0]),
+            p(&inputs[1]),
+        ],
+        "",
+    );
+    let keyed = text(&keyed.stdout);
+    let lines: Vec<&str> = keyed.lines().collect();
+    let fingerprint = |n: usize| lines[n].split_once('\t').unwrap().0;
+    assert_eq!(lines[0], "\t# a comment");
+    assert_eq!(lines[3], "\t");
+    assert_eq!(
+        lines[9], "\t<http://s> <http://p> .",
+        "a syntax error passed through"
+    );
+    assert_eq!(fingerprint(1), fingerprint(2));
+    assert_eq!(fingerprint(1), fingerprint(4));
+    assert_eq!(fingerprint(5), fingerprint(6));
+    assert_ne!(fingerprint(5), fingerprint(7));
+    assert_ne!(
+        fingerprint(8),
+        fingerprint(10),
+        "_:b1 of two inputs: two nodes"
+    );
+    assert_eq!(fingerprint(6), fingerprint(11));
+}
+
+/// With `--collapse`, the links written at the end carry their fingerprints too: those of the
+/// same lines read again.
+#[test]
+fn fingerprints_of_the_links_of_collapse_are_theirs() {
+    let input = "\
+<http://a> <http://www.w3.org/2002/07/owl#sameAs> <http://b> .
+<http://b> <http://www.w3.org/2002/07/owl#sameAs> <http://c> .
+<http://c> <http://p> \"x\" .
+";
+    let keyed = run(
+        &["rewrite", "-q", "-i", "nt", "--collapse", "--fingerprints"],
+        input,
+    );
+    assert!(keyed.status.success(), "{}", text(&keyed.stderr));
+    let keyed = text(&keyed.stdout);
+    let lines: Vec<(&str, &str)> = keyed.lines().map(|l| l.split_once('\t').unwrap()).collect();
+    assert!(
+        lines.len() > 1 && lines.iter().all(|(key, _)| key.len() == 32),
+        "{keyed}"
+    );
+    let plain: String = lines.iter().map(|(_, line)| format!("{line}\n")).collect();
+    let again = run(&["rewrite", "-q", "-i", "nt", "--fingerprints"], &plain);
+    assert_eq!(text(&again.stdout), keyed);
+}
+
+#[test]
+fn fingerprints_are_written_before_lines_only() {
+    let out = run(
+        &["rewrite", "-q", "--fingerprints", "--to", "ttl"],
+        "<http://s> <http://p> <http://o> .\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--fingerprints writes N-Triples or N-Quads lines"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+}
+
 #[test]
 fn every_format_pair_round_trips() {
     let dir = Dir::new("formats");

@@ -127,3 +127,31 @@ fn statements_an_application_holds_are_rewritten_as_a_session_rewrites_them() {
             .is_err_and(|e| e.to_string().contains("<info:fedora/no-colon>"))
     );
 }
+
+#[test]
+fn fingerprints_go_before_lines_and_not_into_a_serializer() {
+    let input = b"<info:fedora/demo%3a1> <http://p> <http://o> .\n";
+    let lines = Rewriter::new(Registry::default())
+        .with_input_format(RdfFormat::Turtle)
+        .with_output_format(RdfFormat::NQuads)
+        .fingerprint_statements();
+    let written = rewrite(&lines, input);
+    let (fingerprint, line) = written
+        .split_once('\t')
+        .expect("a tab after the fingerprint");
+    assert_eq!(fingerprint.len(), 32);
+    assert_eq!(line, "<info:fedora/demo:1> <http://p> <http://o> .\n");
+    let turtle = lines.with_output_format(RdfFormat::Turtle);
+    let mut out = Vec::new();
+    let mut session = turtle.session(&mut out);
+    let failed = session
+        .rewrite(&input[..])
+        .and_then(|()| session.finish().map(drop));
+    let message = failed
+        .expect_err("Turtle has no lines to put a fingerprint before")
+        .to_string();
+    assert!(
+        message.contains("fingerprints are written before N-Triples or N-Quads lines"),
+        "{message}"
+    );
+}

@@ -56,6 +56,12 @@ pub(crate) struct RewriteArgs {
     /// Drop statements that become exact duplicates of earlier ones.
     #[arg(long)]
     pub(crate) dedup: bool,
+    /// Write before each output line the fingerprint of its statement, as --dedup compares
+    /// statements (32 hex digits; equal for one statement however it is spelled), and a tab; a
+    /// tab alone before a line with no statement. N-Triples/N-Quads output only. For a job that
+    /// drops duplicates across many runs itself (the Spark job's --dedup).
+    #[arg(long)]
+    pub(crate) fingerprints: bool,
     /// The number of the first input in a larger run whose outputs are concatenated (a loop
     /// over files): blank node labels written in input 1 are kept, those of every later input
     /// are made its own, so that `_:b1` of two inputs stays two nodes [default: 1].

@@ -64,6 +64,19 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     } else {
         rewriter
     };
+    let rewriter = if args.fingerprints {
+        if !matches!(
+            rewriter.output_format(),
+            RdfFormat::NTriples | RdfFormat::NQuads
+        ) {
+            return usage_error(
+                &"--fingerprints writes N-Triples or N-Quads lines (--to nt or nq)",
+            );
+        }
+        rewriter.fingerprint_statements()
+    } else {
+        rewriter
+    };
     let rewriter = if args.keep_signed {
         rewriter.keep_signed()
     } else {

@@ -24,6 +24,7 @@ pub struct Rewriter {
     pub(crate) fail_on_invalid: bool,
     pub(crate) skip_syntax_errors: bool,
     pub(crate) drop_duplicates: bool,
+    pub(crate) fingerprint_statements: bool,
     pub(crate) strict_rdfxml: bool,
     pub(crate) keep_signed: bool,
     pub(crate) threads: usize,
@@ -70,6 +71,7 @@ impl Rewriter {
             fail_on_invalid: false,
             skip_syntax_errors: false,
             drop_duplicates: false,
+            fingerprint_statements: false,
             strict_rdfxml: false,
             keep_signed: false,
             threads: 1,
@@ -129,6 +131,44 @@ impl Rewriter {
     #[must_use]
     pub fn drop_duplicates(mut self) -> Self {
         self.drop_duplicates = true;
+        self
+    }
+
+    /// Writes before each N-Triples / N-Quads output line the fingerprint of its statement —
+    /// the 128-bit fingerprint [`drop_duplicates`](Self::drop_duplicates) compares, as 32
+    /// lower-case hex digits — and a tab; before a line that holds no statement (a blank line,
+    /// a comment, a line that does not parse, passed through), a tab alone. Two lines have the
+    /// same fingerprint exactly when `drop_duplicates` in one session would keep only the
+    /// first: the same statement however it is spelled, blank nodes included as the session
+    /// labels them (so that a job that rewrites its inputs in several sessions, each numbered
+    /// as it would be in one — [`Session::numbering_inputs_from`] — can drop the duplicates
+    /// across them itself). No byte-order mark is written. A session whose output is another
+    /// format fails at its first statement.
+    ///
+    /// ```
+    /// use pidcanon::rewrite::Rewriter;
+    /// use pidcanon::Registry;
+    ///
+    /// let input = "<hdl://10013/x> <http://p> \"a\" .\n# note\n<hdl:10013/x> <http://p> \"\\u0061\" .\n";
+    /// let mut output = Vec::new();
+    /// let rewriter = Rewriter::new(Registry::default()).fingerprint_statements();
+    /// let mut session = rewriter.session(&mut output);
+    /// session.rewrite(input.as_bytes())?;
+    /// session.finish()?;
+    /// let output = String::from_utf8(output)?;
+    /// let lines: Vec<(&str, &str)> = output.lines().map(|l| l.split_once('\t').unwrap()).collect();
+    /// assert_eq!(lines[0].1, "<hdl:10013/x> <http://p> \"a\" .");
+    /// assert_eq!(lines[1], ("", "# note"));
+    /// assert_eq!(lines[2].1, "<hdl:10013/x> <http://p> \"\\u0061\" .");
+    /// assert_eq!(lines[0].0.len(), 32);
+    /// assert_eq!(lines[0].0, lines[2].0); // one statement, two spellings
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// [`Session::numbering_inputs_from`]: super::Session::numbering_inputs_from
+    #[must_use]
+    pub fn fingerprint_statements(mut self) -> Self {
+        self.fingerprint_statements = true;
         self
     }
 

@@ -51,6 +51,16 @@ impl Fingerprint {
         matches!(terms, 3 | 4).then(|| Self(xxhash_rust::xxh3::xxh3_128(form)))
     }
 
+    /// Its 32 lower-case hex digits, most significant first.
+    pub(crate) fn hex(self) -> [u8; 32] {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut hex = [0; 32];
+        for (i, digit) in hex.iter_mut().enumerate() {
+            *digit = DIGITS[(self.0 >> (124 - 4 * i) & 0xF) as usize];
+        }
+        hex
+    }
+
     /// The shard this fingerprint belongs to: its top 12 bits.
     fn shard(self) -> usize {
         (self.0 >> (128 - SHARD_BITS)) as usize
@@ -64,6 +74,20 @@ impl Fingerprint {
             return [1, 0, 0];
         }
         [low as u32, (low >> 32) as u32, high]
+    }
+}
+
+/// Puts at `at` in `out` what [`Rewriter::fingerprint_statements`] writes before a line: the
+/// fingerprint of its statement in hex and a tab, or a tab alone for a line with no statement.
+///
+/// [`Rewriter::fingerprint_statements`]: super::Rewriter::fingerprint_statements
+pub(crate) fn insert_prefix(out: &mut Vec<u8>, at: usize, fingerprint: Option<Fingerprint>) {
+    match fingerprint {
+        Some(fingerprint) => {
+            let hex = fingerprint.hex();
+            out.splice(at..at, hex.into_iter().chain([b'\t']));
+        }
+        None => out.insert(at, b'\t'),
     }
 }
 
@@ -240,6 +264,25 @@ mod tests {
 
     fn fingerprint(n: u64) -> Fingerprint {
         Fingerprint(xxhash_rust::xxh3::xxh3_128(&n.to_le_bytes()))
+    }
+
+    #[test]
+    fn hex_is_the_fingerprint_in_32_lower_case_digits() {
+        let digits = Fingerprint(0x0123_4567_89ab_cdef_fedc_ba98_7654_3210);
+        assert_eq!(&digits.hex(), b"0123456789abcdeffedcba9876543210");
+        assert_eq!(&Fingerprint(0).hex(), &[b'0'; 32]);
+        let any = fingerprint(7);
+        assert_eq!(any.hex().as_slice(), format!("{:032x}", any.0).as_bytes());
+    }
+
+    #[test]
+    fn the_prefix_goes_where_the_line_starts() {
+        let mut out = b"a\n<s> <p> <o> .\n".to_vec();
+        let fingerprint = Fingerprint(u128::MAX);
+        insert_prefix(&mut out, 2, Some(fingerprint));
+        insert_prefix(&mut out, 0, None);
+        let expected = format!("\ta\n{}\t<s> <p> <o> .\n", "f".repeat(32));
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
     }
 
     #[test]

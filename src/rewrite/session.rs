@@ -242,7 +242,11 @@ impl<'s, W: Write> Session<'s, W> {
         };
         if input.fill_buf()?.starts_with(BYTE_ORDER_MARK) {
             input.consume(BYTE_ORDER_MARK.len());
-            if let (Output::Lines { writer, .. }, 0) = (&mut self.output, self.inputs) {
+            if let (Output::Lines { writer, .. }, 0, false) = (
+                &mut self.output,
+                self.inputs,
+                self.rewriter.fingerprint_statements,
+            ) {
                 writer.write_all(BYTE_ORDER_MARK)?;
             }
         }
@@ -266,7 +270,12 @@ impl<'s, W: Write> Session<'s, W> {
         let (written, duplicates) = match (self.output, self.rewriter.mapping.as_deref()) {
             (Output::Lines { mut writer, .. }, mapping) => {
                 let written = match mapping {
-                    Some(mapping) => super::line::write_links(&mut writer, links, mapping)?,
+                    Some(mapping) => super::line::write_links(
+                        &mut writer,
+                        links,
+                        mapping,
+                        self.rewriter.fingerprint_statements,
+                    )?,
                     None => 0,
                 };
                 writer.flush()?;

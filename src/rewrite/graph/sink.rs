@@ -5,7 +5,7 @@
 use super::reader::Declarations;
 use super::worker::GraphBatch;
 use crate::rdfxml::UsedNamespaces;
-use crate::rewrite::fingerprint::{Fingerprint, Fingerprints};
+use crate::rewrite::fingerprint::{Fingerprint, Fingerprints, insert_prefix};
 use crate::rewrite::{RdfFormat, RewriteError, Rewriter};
 use oxrdf::Quad;
 use oxrdfio::{RdfSerializer, WriterQuadSerializer};
@@ -132,12 +132,13 @@ impl GraphSink {
         Ok(self.serializer.insert(serializer))
     }
 
-    /// Serializes a mapped statement, unless it is a duplicate.
+    /// Serializes a mapped statement, unless it is a duplicate; after its fingerprint, with
+    /// [`fingerprint_statements`](Rewriter::fingerprint_statements).
     pub(crate) fn put(&mut self, rewriter: &Rewriter, quad: &Quad) -> Result<(), RewriteError> {
-        if rewriter.drop_duplicates
-            && !self
-                .fingerprints
-                .first_time(Fingerprint::of(quad, &mut self.scratch))
+        let fingerprint = (rewriter.drop_duplicates || rewriter.fingerprint_statements)
+            .then(|| Fingerprint::of(quad, &mut self.scratch));
+        if let (Some(fingerprint), true) = (fingerprint, rewriter.drop_duplicates)
+            && !self.fingerprints.first_time(fingerprint)
         {
             self.counts.1 += 1;
             return Ok(());
@@ -151,7 +152,19 @@ impl GraphSink {
             )));
         }
         match &mut self.lines {
-            Some(lines) => super::lines::write_quad(lines, quad),
+            Some(lines) => {
+                if rewriter.fingerprint_statements {
+                    let at = lines.len();
+                    insert_prefix(lines, at, fingerprint);
+                }
+                super::lines::write_quad(lines, quad);
+            }
+            None if rewriter.fingerprint_statements => {
+                return Err(RewriteError::Usage(format!(
+                    "fingerprints are written before N-Triples or N-Quads lines, not in {}",
+                    rewriter.output_format.name()
+                )));
+            }
             None => self
                 .serializer(rewriter, &Declarations::default())?
                 .serialize_quad(quad)?,

@@ -260,9 +260,12 @@ impl<'r> GraphWorker<'r> {
     }
 
     /// Whether statements may be written as lines where they are canonicalized
-    /// ([`WrittenLines`]): the output is N-Triples or N-Quads, and duplicates are kept.
+    /// ([`WrittenLines`]): the output is N-Triples or N-Quads, duplicates are kept and no
+    /// fingerprint is written.
     pub(crate) fn writes_lines(&self) -> bool {
-        super::sink::writes_lines(self.rewriter.output_format) && !self.rewriter.drop_duplicates
+        super::sink::writes_lines(self.rewriter.output_format)
+            && !self.rewriter.drop_duplicates
+            && !self.rewriter.fingerprint_statements
     }
 
     /// Sets the input's prefixes and base, to find the IRIs written with them.

@@ -10,7 +10,7 @@ mod worker;
 
 use super::RewriteError;
 use super::blank_nodes::DocumentScope;
-use super::fingerprint::Fingerprints;
+use super::fingerprint::{Fingerprints, insert_prefix};
 use super::session::{Output, Placement, Session};
 use super::threads::spawn_worker;
 use crate::mapping::{EquivalenceLinks, IriMapping};
@@ -136,6 +136,7 @@ fn apply<W: Write>(
     // session takes the links with the rest of what was found.
     let linked = result.found.links.statements;
     let dropped = result.found.dropped;
+    let fingerprinted = session.rewriter.fingerprint_statements;
     session.apply(&mut result.found, *lines_before, |session, placement| {
         let (writer, fingerprints) = line_output(session);
         match placement {
@@ -148,6 +149,9 @@ fn apply<W: Write>(
             }
             Placement::PassThrough(line, at) => {
                 writer.write_all(&output[written..at])?;
+                if fingerprinted {
+                    writer.write_all(b"\t")?;
+                }
                 writer.write_all(&line)?;
                 written = at;
             }
@@ -164,14 +168,18 @@ fn apply<W: Write>(
 }
 
 /// Writes the links of `--collapse` (`<representative> <P> <member> [graph] .`, sorted) after
-/// the rest of a line-based output; returns how many were written.
+/// the rest of a line-based output, each after its fingerprint if `fingerprinted`
+/// ([`Rewriter::fingerprint_statements`](super::Rewriter::fingerprint_statements)); returns how
+/// many were written.
 pub(crate) fn write_links(
     writer: &mut impl Write,
     links: EquivalenceLinks,
     mapping: &IriMapping,
+    fingerprinted: bool,
 ) -> io::Result<u64> {
     let mut written = 0;
     let mut line = Vec::new();
+    let mut scratch = String::new();
     links.write_sorted(mapping, |link| {
         line.clear();
         for iri in [link.representative, link.predicate, link.member] {
@@ -184,6 +192,10 @@ pub(crate) fn write_links(
             line.push(b' ');
         }
         line.extend_from_slice(b".\n");
+        if fingerprinted {
+            let fingerprint = worker::fingerprint_line(&line, true, &mut scratch);
+            insert_prefix(&mut line, 0, fingerprint);
+        }
         written += 1;
         writer.write_all(&line)
     })?;

@@ -7,7 +7,7 @@ use crate::rewrite::blank_nodes::DocumentScope;
 use crate::rewrite::cache::Cache;
 use crate::rewrite::cache::Outcome;
 use crate::rewrite::events::{Event, Found, Needs, look_up};
-use crate::rewrite::fingerprint::Fingerprint;
+use crate::rewrite::fingerprint::{Fingerprint, insert_prefix};
 use crate::rewrite::line_iris::{column, iri_statement, term_iris, unescape_iri};
 use crate::rewrite::line_parser::{LineParser, error_location};
 use crate::rewrite::line_scan::{Checked, check};
@@ -163,7 +163,12 @@ impl<'r> LineWorker<'r> {
             None => Checked::Unsure,
         };
         match checked {
-            Checked::Nothing => result.output.extend_from_slice(line),
+            Checked::Nothing => {
+                if self.rewriter.fingerprint_statements {
+                    result.output.push(b'\t');
+                }
+                result.output.extend_from_slice(line);
+            }
             Checked::Statement(spans) => {
                 result.statements += 1;
                 let start = result.output.len();
@@ -176,24 +181,20 @@ impl<'r> LineWorker<'r> {
     }
 
     /// For `--dedup`: notes the fingerprint of the statement written into the output from
-    /// `start` (nothing, when the statement was not written there). A line in the shape most
-    /// lines have is hashed as it stands; any other is parsed again as written.
+    /// `start` (nothing, when the statement was not written there); with
+    /// [`fingerprint_statements`](Rewriter::fingerprint_statements), writes it before the line.
     fn note_statement(&mut self, start: usize, result: &mut ChunkResult) {
+        let rewriter = self.rewriter;
         let written = &result.output[start..];
-        if !self.rewriter.drop_duplicates || written.is_empty() {
+        if !(rewriter.drop_duplicates || rewriter.fingerprint_statements) || written.is_empty() {
             return;
         }
-        let fingerprint = Fingerprint::of_written(written).or_else(|| {
-            let mut parser = LineParser::for_lines(self.rewriter.input_format == RdfFormat::NQuads);
-            parser.extend(written);
-            parser.end();
-            let mut last = None;
-            while let Some(parsed) = parser.next() {
-                last = parsed.ok();
-            }
-            Some(Fingerprint::of(&last?, &mut self.scratch))
-        });
-        if let Some(fingerprint) = fingerprint {
+        let quads = rewriter.input_format == RdfFormat::NQuads;
+        let fingerprint = fingerprint_line(written, quads, &mut self.scratch);
+        if rewriter.fingerprint_statements {
+            insert_prefix(&mut result.output, start, fingerprint);
+        }
+        if let (Some(fingerprint), true) = (fingerprint, rewriter.drop_duplicates) {
             result.found.events.push(Event::Statement {
                 fingerprint,
                 output: start..result.output.len(),
@@ -377,6 +378,25 @@ impl<'r> LineWorker<'r> {
             warn_if_signed(line, result);
         }
     }
+}
+
+/// The fingerprint of the statement `line` (N-Quads if `quads`) writes: a line in the shape most
+/// lines have is hashed as it stands; any other is parsed. `None` if it holds no statement.
+pub(super) fn fingerprint_line(
+    line: &[u8],
+    quads: bool,
+    scratch: &mut String,
+) -> Option<Fingerprint> {
+    Fingerprint::of_written(line).or_else(|| {
+        let mut parser = LineParser::for_lines(quads);
+        parser.extend(line);
+        parser.end();
+        let mut last = None;
+        while let Some(parsed) = parser.next() {
+            last = parsed.ok();
+        }
+        Some(Fingerprint::of(&last?, scratch))
+    })
 }
 
 /// What every trusty URI's hash starts with (`…/RA…`): a line without it is no nanopublication's.
