@@ -13,9 +13,10 @@ partition fails when its process exits non-zero (with the process's message, the
 `<stdin>:LINE` turned into `FILE:LINE`), when it did not write as many lines as it was given
 (`check_lines`), or when its input cannot be read (a `.gz` cut short: the file and the
 decompression error). Turtle, TriG and RDF/XML files do not split on lines: each goes whole
-through one process, which names it in its messages. `--dedup` is Spark's shuffle on the
-statement text, `--map`/`--links` are de-duplicated across partitions, and the per-partition
-reports are summed into one summary.
+through one process, which names it in its messages. `--dedup` is a shuffle on the fingerprint
+of each statement, which the processes write before its line (`pidcanon rewrite
+--fingerprints`), in Spark SQL; `--map`/`--links` are de-duplicated across partitions, and the
+per-partition reports are summed into one summary.
 `--collapse` computes the equivalence classes of the whole input first, on the driver or, for
 many equivalence statements, on the cluster (connected components by iterative joins); each
 process then writes the links from the representatives of the members its input named at the
@@ -320,10 +321,26 @@ def finish_process(directory, side_files, reports, key, stderr, lines):
     reports.add({key: {"report": report, "diagnostics": kept, "diagnostic_count": count, "lines": lines}})
 
 
-def tagged(side_files, links_at_end=False):
+def tagged(side_files, links_at_end=False, numbered=None):
     """How output blocks travel: bare, or tagged "d" beside the --map/--links lines and the
-    link lines of --collapse (tagged LINK)."""
-    return (lambda block: ("d", block)) if side_files or links_at_end else (lambda block: block)
+    link lines of --collapse (tagged LINK); with --dedup, each as `numbered` gives it."""
+    inner = numbered or (lambda block: block)
+    return (lambda block: ("d", inner(block))) if side_files or links_at_end else inner
+
+
+class Numbered:
+    """--dedup: a process's output blocks (lines `FINGERPRINT<TAB>line`, `pidcanon rewrite
+    --fingerprints`) with where they stand in the job's input, for `drop_duplicates` to keep
+    the first line of each statement: (the input's number, the partition of that input, the
+    number of the block's first line among the process's, the block as text)."""
+
+    def __init__(self, number, partition):
+        self.number, self.partition, self.lines = number, partition, 0
+
+    def __call__(self, block):
+        first = self.lines
+        self.lines += block.count(b"\n") + 1
+        return self.number, self.partition, first, block.decode("utf-8")
 
 
 def failure(partition, status, message):
@@ -576,7 +593,8 @@ def rewrite_lines(lines_rdd, args, binary, side_files, files, reports, key_prefi
 
     def rewrite_partition(index, lines):
         numbered = args + (document_args(*documents[index], args) if documents else [])
-        return rewrite_fed(key_prefix + str(index), partial(joined_lines, lines), None, numbered, binary, side_files, files, reports)
+        order = Numbered(documents[index][1], index) if "--fingerprints" in args else None
+        return rewrite_fed(key_prefix + str(index), partial(joined_lines, lines), None, numbered, binary, side_files, files, reports, order)
 
     return lines_rdd.mapPartitionsWithIndex(rewrite_partition)
 
@@ -589,19 +607,21 @@ def rewrite_line_files(sc, paths, args, binary, side_files, files, reports, numb
     def rewrite_file(record):
         path, data = record
         numbered = args + document_args(path, numbers[path], args)
-        return rewrite_fed("file " + path, partial(file_chunks, path, data), ("<stdin>", path), numbered, binary, side_files, files, reports)
+        order = Numbered(numbers[path], 0) if "--fingerprints" in args else None
+        return rewrite_fed("file " + path, partial(file_chunks, path, data), ("<stdin>", path), numbered, binary, side_files, files, reports, order)
 
     return sc.binaryFiles(",".join(paths), minPartitions=len(paths)).flatMap(rewrite_file)
 
 
-def rewrite_fed(key, feed, rename, args, binary, side_files, files, reports):
+def rewrite_fed(key, feed, rename, args, binary, side_files, files, reports, numbered=None):
     """One process of a line format, fed `feed(count)` (blocks, their lines counted): its
-    output as tagged blocks, then its side files; the line counts checked, its report kept."""
+    output as tagged blocks (`tagged`), then its side files; the line counts checked, its
+    report kept."""
     workdir = process_directory(files)
     command = process_command(binary, workdir, args, side_files, files)
     sent = LineCount()
     links_at_end = "--collapse" in args
-    tag = tagged(side_files, links_at_end)
+    tag = tagged(side_files, links_at_end, numbered)
     stderr, received = yield from process_output(command, workdir, key, tag, blocks=feed(sent), rename=rename, links_at_end=links_at_end)
     check_lines(key, stderr[2], sent.lines, received)
     yield from finish_process(workdir, side_files, reports, key, stderr, sent.lines)
@@ -645,10 +665,10 @@ def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports, num
     """Each file goes whole through one pidcanon process, which names it in its messages;
     `numbers`, if given, each path's number among the job's inputs."""
     links_at_end = "--collapse" in args
-    tag = tagged(side_files, links_at_end)
 
     def rewrite_file(record):
         path, data = record
+        tag = tagged(side_files, links_at_end, Numbered(numbers[path], 0) if "--fingerprints" in args else None)
         workdir = process_directory(files)
         local = os.path.join(workdir, split_compression(os.path.basename(path))[0])
         with open(local, "wb") as f:
@@ -840,6 +860,23 @@ def classes_on_cluster(sc, options, lines, files, threads, table_dir):
     return note, rounds
 
 
+# One N-Triples/N-Quads term: a triple term's `<<(` or `)>>`, an IRI, a blank node, a literal
+# (`equivalence_pairs` reads the IRIs of the equivalence statements this way).
+IRI = r'<((?:[^<>"{}|^`\\\s]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>'
+TERM = re.compile(
+    r'\s*(?:(<<\(|\)>>)|' + IRI + r'|(_:[^\s<>"().]+(?:\.+[^\s<>"().]+)*)'
+    r'|"((?:[^"\\\n\r]|\\.)*)"(?:@([A-Za-z0-9-]+)|\^\^' + IRI + r')?)'
+)
+ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
+ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+
+
+def unescape(text):
+    if "\\" not in text:
+        return text
+    return ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)) if m.group(3) is None else ECHAR.get(m.group(3), m.group(0)), text)
+
+
 def equivalence_pairs(predicates, block):
     """The equivalence statements of a block of canonical N-Quads lines (bytes), as (subject
     id, object id, line): `<s> <P> <o> …` with P in `predicates`, as the binary counts them; a
@@ -958,12 +995,16 @@ def link_order(line):
 LINKS_PER_PART = 1_000_000  # link lines per part file of the output (at least one part)
 
 
-def gathered_links(rewritten):
-    """The link lines of --collapse of every process (tagged LINK in `rewritten`), each once
-    (a member named in two partitions is linked by both processes) and sorted as the binary
-    sorts them: what one machine writes after the rest of its output. Returns (an RDD of them,
-    or None if there are none, and their number)."""
-    links = rewritten.filter(lambda r: r[0] == LINK).values().distinct()
+def gathered_links(rewritten, fingerprinted=False):
+    """The link lines of --collapse of every process (tagged LINK in `rewritten`; after their
+    fingerprint and a tab if `fingerprinted`, which they lose here), each once (a member named
+    in two partitions is linked by both processes) and sorted as the binary sorts them: what
+    one machine writes after the rest of its output. Returns (an RDD of them, or None if there
+    are none, and their number)."""
+    links = rewritten.filter(lambda r: r[0] == LINK).values()
+    if fingerprinted:
+        links = links.map(lambda line: line.split(b"\t", 1)[1])
+    links = links.distinct()
     count = links.count()
     if count == 0:
         return None, 0
@@ -974,80 +1015,48 @@ def gathered_links(rewritten):
 # ---------------------------------------------------------------------------------------------
 # --dedup across partitions
 
-# One N-Triples/N-Quads term: a triple term's `<<(` or `)>>`, an IRI, a blank node, a literal.
-IRI = r'<((?:[^<>"{}|^`\\\s]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>'
-TERM = re.compile(
-    r'\s*(?:(<<\(|\)>>)|' + IRI + r'|(_:[^\s<>"().]+(?:\.+[^\s<>"().]+)*)'
-    r'|"((?:[^"\\\n\r]|\\.)*)"(?:@([A-Za-z0-9-]+)|\^\^' + IRI + r')?)'
-)
-END = re.compile(r"\s*\.\s*(?:#.*)?")
-ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
-ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
-XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+CODECS = {"gzip": "org.apache.hadoop.io.compress.GzipCodec", "bzip2": "org.apache.hadoop.io.compress.BZip2Codec"}
 
 
-def unescape(text):
-    if "\\" not in text:
-        return text
-    return ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)) if m.group(3) is None else ECHAR.get(m.group(3), m.group(0)), text)
+def drop_duplicates(spark, blocks, links, partitions):
+    """The job's output with one line per statement across the whole input, as a DataFrame of
+    one column, `value`: the blocks of every process (`Numbered`: their lines `FINGERPRINT<TAB>
+    line`, `pidcanon rewrite --fingerprints`) cut into lines and shuffled on the fingerprint in
+    the JVM (Spark SQL; no line handled in Python), keeping of each statement its first line in
+    the job's input order (input, partition, line: the line `pidcanon rewrite --dedup` of all
+    the inputs keeps); lines that hold no statement (a tab alone before them: comments, syntax
+    errors passed through) are kept as they are, but blank ones; `links` (an RDD of lines, or
+    None), the links of --collapse, follow. `partitions`: how many the shuffle makes. Returns
+    (the DataFrame, a function that gives, once it is written, the number of lines dropped as
+    duplicates)."""
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
 
-
-def statement_key(line):
-    """The statement a line holds in one spelling — escapes decoded, single spaces, no
-    comment, language tags in lower case, no xsd:string datatype — as `pidcanon rewrite
-    --dedup` compares statements; None if the line is blank, a comment, or not a statement (a
-    syntax error passed through by --lenient)."""
-    terms, pos = [], 0
-    while True:
-        m = TERM.match(line, pos)
-        if m is None:
-            break
-        pos = m.end()
-        bracket, iri, bnode, value, lang, datatype = m.groups()
-        if bracket or bnode:
-            terms.append(bracket or bnode)
-        elif iri is not None:
-            terms.append("<" + unescape(iri) + ">")
-        else:
-            value = unescape(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
-            datatype = unescape(datatype) if datatype is not None else None
-            suffix = "@" + lang.lower() if lang else "" if datatype in (None, XSD_STRING) else "^^<" + datatype + ">"
-            terms.append('"' + value + '"' + suffix)
-    if not terms or END.fullmatch(line, pos) is None:
-        return None
-    return " ".join(terms) + " ."
-
-
-def drop_duplicates(lines, counts):
-    """Keep one line per statement across the whole RDD (a shuffle). The line kept is the
-    statement's plain spelling if one line had it, else the smallest; lines that are not
-    statements are kept as they are, except blank ones."""
-
-    def keyed(index, part):
-        seen = 0
-        for n, line in enumerate(part):
-            key = statement_key(line)
-            if key is not None:
-                seen += 1
-                yield key, None if key == line else line
-            elif line.strip():
-                yield (index, n), line
-        counts.add({f"in {index}": seen})
-
-    def pick(a, b):
-        return None if a is None or b is None else min(a, b)
-
-    def output(index, part):
-        kept = 0
-        for key, line in part:
-            if isinstance(key, str):
-                kept += 1
-                yield key if line is None else line
-            else:
-                yield line
-        counts.add({f"out {index}": kept})
-
-    return lines.mapPartitionsWithIndex(keyed).reduceByKey(pick).mapPartitionsWithIndex(output)
+    schema = "input long, partition long, first long, block string"
+    lines = spark.createDataFrame(blocks, schema).select(
+        "input", "partition", "first", F.posexplode(F.split("block", "\n")).alias("at", "line")
+    )
+    position = F.struct("input", "partition", (F.col("first") + F.col("at")).alias("line"))
+    fingerprint = F.substring_index("line", "\t", 1)
+    lines = lines.select(
+        position.alias("order"),
+        fingerprint.alias("fingerprint"),
+        F.expr("substring(line, instr(line, '\t') + 1)").alias("value"),
+    )
+    # One pass over the input (it is the processes' output): a line with no statement is kept
+    # under a key of its own (its position), a blank one dropped.
+    lines = lines.filter((F.col("fingerprint") != "") | F.col("value").rlike("\\S"))
+    is_statement = F.col("fingerprint") != ""
+    read, written = Observation("pidcanon --dedup: statements read"), Observation("pidcanon --dedup: statements kept")
+    lines = lines.observe(read, F.count(F.when(is_statement, 1)).alias("lines"))
+    key = F.when(is_statement, F.col("fingerprint")).otherwise(F.to_json("order"))
+    first = lines.select(key.alias("key"), "fingerprint", "order", "value").repartition(partitions, "key")
+    first = first.groupBy("key").agg(F.min(F.struct("order", "value", "fingerprint")).alias("first"))
+    first = first.observe(written, F.count(F.when(F.col("first.fingerprint") != "", 1)).alias("lines"))
+    result = first.select("first.value")
+    if links is not None:
+        result = result.unionAll(spark.createDataFrame(links.map(lambda line: (line.decode("utf-8"),)), "value string"))
+    return result, lambda: read.get["lines"] - written.get["lines"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1263,6 +1272,9 @@ def rewrite_job(spark, options, table_dir):
         files.update(table)
         args += collapse_args(options)
         whole_args += collapse_args(options)
+    if options.dedup:  # each line with the key of its statement, for `drop_duplicates`
+        args.append("--fingerprints")
+        whole_args.append("--fingerprints")
     parts, groups = [], {}
     sources = []  # by partition of the output: the file Spark's text reader reads, else None
     whole_line_files = split_files(sc, options, by_format)
@@ -1287,23 +1299,24 @@ def rewrite_job(spark, options, table_dir):
         data = rewritten.filter(lambda r: r[0] == "d").values()
     else:
         data = rewritten
-    counts = sc.accumulator({}, PartitionReports())
-    if options.dedup:
-        data = drop_duplicates(data.flatMap(lambda block: block.decode("utf-8").split("\n")), counts)
-    codec = {"gzip": "org.apache.hadoop.io.compress.GzipCodec", "bzip2": "org.apache.hadoop.io.compress.BZip2Codec"}.get(options.compression)
-
-    link_count = 0
+    link_count, links, duplicates = 0, None, None
     try:
         if options.collapse:
             sc.setJobDescription("pidcanon --collapse: links from the representatives")
-            links, link_count = gathered_links(rewritten)
+            links, link_count = gathered_links(rewritten, options.dedup)
+        sc.setJobDescription("pidcanon rewrite")
+        if options.dedup:
+            partitions = sc.defaultParallelism if sc.getConf().contains("spark.default.parallelism") else data.getNumPartitions()
+            deduplicated, duplicates = drop_duplicates(spark, data, links, partitions)
+            writer = deduplicated.write if options.compression is None else deduplicated.write.option("compression", options.compression)
+            writer.text(options.output)
+        else:
             if links is not None:
                 data = sc.union([data, links])
-        sc.setJobDescription("pidcanon rewrite")
-        data.saveAsTextFile(options.output, codec)
+            data.saveAsTextFile(options.output, CODECS.get(options.compression))
         for kind in side_files:
             sc.setJobDescription(f"pidcanon --{kind}")
-            rewritten.filter(lambda r, kind=kind: r[0] == kind).values().distinct().saveAsTextFile(getattr(options, kind), codec)
+            rewritten.filter(lambda r, kind=kind: r[0] == kind).values().distinct().saveAsTextFile(getattr(options, kind), CODECS.get(options.compression))
     except Exception as error:  # a Py4JJavaError from the failed job
         payload = failure_from(error)
         if payload is None:
@@ -1320,8 +1333,7 @@ def rewrite_job(spark, options, table_dir):
         if side_files or options.collapse:
             rewritten.unpersist()
 
-    kept = counts.value
-    dropped = sum(v for k, v in kept.items() if k.startswith("in ")) - sum(v for k, v in kept.items() if k.startswith("out "))
+    dropped = 0 if duplicates is None else duplicates()
     summary = Summary(reports.value, time.monotonic() - started, dropped, choice, link_count if options.collapse else None)
     if not options.quiet:
         if note:

@@ -82,6 +82,13 @@ def reference(*args, stdin=None):
     return done.stdout.decode().splitlines(), report
 
 
+def statements(lines):
+    """The statements of N-Triples/N-Quads `lines` as pidcanon tells them apart (one statement
+    however it is spelled): their fingerprints, `pidcanon rewrite --fingerprints`, sorted."""
+    done = subprocess.run([BINARY, "rewrite", "-q", "-i", "nq", "--fingerprints"], input="".join(l + "\n" for l in lines).encode(), capture_output=True, check=True)
+    return sorted(line.split("\t", 1)[0] for line in done.stdout.decode().splitlines() if not line.startswith("\t"))
+
+
 def part_files(parts_dir):
     """The files of a directory of corpus parts, in name order (the order Spark lists them):
     the inputs of a single-machine run that reads them as the job does, each its own document

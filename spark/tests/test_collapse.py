@@ -10,8 +10,8 @@ import sys
 import pytest
 
 import pidcanon_spark
-from conftest import BINARY, REPO, assert_collapse_is_the_single_machine_one, equivalence_sides, job, part_files, reference
-from pidcanon_spark import LINKED, statement_key
+from conftest import BINARY, REPO, assert_collapse_is_the_single_machine_one, equivalence_sides, job, part_files, reference, statements
+from pidcanon_spark import LINKED
 
 SAMEAS_CORPUS = os.path.join(REPO, "benches", "sameas_corpus.py")
 
@@ -59,7 +59,7 @@ def test_collapse_reaches_turtle_files_and_their_equivalences_join_the_classes(s
     # (One run reads inputs of one format: the Turtle file, N-Triples text, read as such.)
     expected, _ = reference("-i", "nt", "--collapse", "--to", "nt", *part_files(inputs))
     # As statements: the Turtle file's lines are its rewrite's; the links of all its parts, once.
-    assert sorted(map(statement_key, lines)) == sorted(map(statement_key, expected))
+    assert statements(lines) == statements(expected)
 
 
 @pytest.mark.parametrize("classes", ["driver", "cluster"])
