@@ -332,15 +332,23 @@ class Numbered:
     """--dedup: a process's output blocks (lines `FINGERPRINT<TAB>line`, `pidcanon rewrite
     --fingerprints`) with where they stand in the job's input, for `drop_duplicates` to keep
     the first line of each statement: (the input's number, the partition of that input, the
-    number of the block's first line among the process's, the block as text)."""
+    number of the block's first line among the process's, the block's lines as bytes — cut
+    by `bytes.split`, no line handled on its own in Python). A block that is not UTF-8 (a line
+    passed through by --lenient) fails the job: Spark SQL's text would not keep its bytes."""
 
-    def __init__(self, number, partition):
-        self.number, self.partition, self.lines = number, partition, 0
+    def __init__(self, path, number, partition):
+        self.path, self.number, self.partition, self.lines = path, number, partition, 0
 
     def __call__(self, block):
+        try:
+            block.decode("utf-8")
+        except UnicodeDecodeError as e:
+            message = f"pidcanon-spark: {self.path}: --dedup: a line is not UTF-8 ({e.reason} at byte {e.start} of a block of output); without --dedup it passes through as its bytes"
+            raise failure(None, 2, message) from None
         first = self.lines
-        self.lines += block.count(b"\n") + 1
-        return self.number, self.partition, first, block.decode("utf-8")
+        lines = block.split(b"\n")
+        self.lines += len(lines)
+        return self.number, self.partition, first, lines
 
 
 def failure(partition, status, message):
@@ -593,7 +601,7 @@ def rewrite_lines(lines_rdd, args, binary, side_files, files, reports, key_prefi
 
     def rewrite_partition(index, lines):
         numbered = args + (document_args(*documents[index], args) if documents else [])
-        order = Numbered(documents[index][1], index) if "--fingerprints" in args else None
+        order = Numbered(*documents[index], index) if "--fingerprints" in args else None
         return rewrite_fed(key_prefix + str(index), partial(joined_lines, lines), None, numbered, binary, side_files, files, reports, order)
 
     return lines_rdd.mapPartitionsWithIndex(rewrite_partition)
@@ -607,7 +615,7 @@ def rewrite_line_files(sc, paths, args, binary, side_files, files, reports, numb
     def rewrite_file(record):
         path, data = record
         numbered = args + document_args(path, numbers[path], args)
-        order = Numbered(numbers[path], 0) if "--fingerprints" in args else None
+        order = Numbered(path, numbers[path], 0) if "--fingerprints" in args else None
         return rewrite_fed("file " + path, partial(file_chunks, path, data), ("<stdin>", path), numbered, binary, side_files, files, reports, order)
 
     return sc.binaryFiles(",".join(paths), minPartitions=len(paths)).flatMap(rewrite_file)
@@ -668,7 +676,7 @@ def rewrite_whole_files(sc, paths, args, binary, side_files, files, reports, num
 
     def rewrite_file(record):
         path, data = record
-        tag = tagged(side_files, links_at_end, Numbered(numbers[path], 0) if "--fingerprints" in args else None)
+        tag = tagged(side_files, links_at_end, Numbered(path, numbers[path], 0) if "--fingerprints" in args else None)
         workdir = process_directory(files)
         local = os.path.join(workdir, split_compression(os.path.basename(path))[0])
         with open(local, "wb") as f:
@@ -1021,39 +1029,42 @@ CODECS = {"gzip": "org.apache.hadoop.io.compress.GzipCodec", "bzip2": "org.apach
 def drop_duplicates(spark, blocks, links, partitions):
     """The job's output with one line per statement across the whole input, as a DataFrame of
     one column, `value`: the blocks of every process (`Numbered`: their lines `FINGERPRINT<TAB>
-    line`, `pidcanon rewrite --fingerprints`) cut into lines and shuffled on the fingerprint in
-    the JVM (Spark SQL; no line handled in Python), keeping of each statement its first line in
-    the job's input order (input, partition, line: the line `pidcanon rewrite --dedup` of all
-    the inputs keeps); lines that hold no statement (a tab alone before them: comments, syntax
-    errors passed through) are kept as they are, but blank ones; `links` (an RDD of lines, or
-    None), the links of --collapse, follow. `partitions`: how many the shuffle makes. Returns
-    (the DataFrame, a function that gives, once it is written, the number of lines dropped as
-    duplicates)."""
+    line`, `pidcanon rewrite --fingerprints`, as one row each) exploded into lines and shuffled
+    on the fingerprint in the JVM (Spark SQL; no line handled on its own in Python), keeping of
+    each statement its first line in the job's input order (input, partition, line: the line
+    `pidcanon rewrite --dedup` of all the inputs keeps); lines that hold no statement (a tab
+    alone before them: comments, syntax errors passed through) are kept as they are, but blank
+    ones; `links` (an RDD of lines, or None), the links of --collapse, follow. `partitions`: how
+    many the shuffle makes. Returns (the DataFrame, a function that gives, once it is written,
+    the number of lines dropped as duplicates)."""
     from pyspark.sql import Observation
     from pyspark.sql import functions as F
+    from pyspark.sql.types import ArrayType, BinaryType, LongType, StructField, StructType
 
-    schema = "input long, partition long, first long, block string"
-    lines = spark.createDataFrame(blocks, schema).select(
-        "input", "partition", "first", F.posexplode(F.split("block", "\n")).alias("at", "line")
+    schema = StructType([StructField(name, LongType(), False) for name in ("input", "partition", "first")] + [StructField("lines", ArrayType(BinaryType(), False), False)])
+    # Rows of blocks; their lines are not checked one by one in Python (`verifySchema`).
+    lines = spark.createDataFrame(blocks, schema, verifySchema=False).select(
+        "input", "partition", "first", F.posexplode("lines").alias("at", "line")
     )
-    position = F.struct("input", "partition", (F.col("first") + F.col("at")).alias("line"))
-    fingerprint = F.substring_index("line", "\t", 1)
+    # The key, then a tab, then the line: fixed offsets in bytes (a fingerprint is 32 hex
+    # digits; a line with no statement starts with the tab).
+    is_statement = F.substring("line", 1, 1) != F.lit(b"\t")
     lines = lines.select(
-        position.alias("order"),
-        fingerprint.alias("fingerprint"),
-        F.expr("substring(line, instr(line, '\t') + 1)").alias("value"),
+        F.struct("input", "partition", (F.col("first") + F.col("at")).alias("line")).alias("order"),
+        is_statement.alias("statement"),
+        F.when(is_statement, F.substring("line", 1, 32)).alias("fingerprint"),
+        F.when(is_statement, F.expr("substring(line, 34)")).otherwise(F.expr("substring(line, 2)")).alias("value"),
     )
     # One pass over the input (it is the processes' output): a line with no statement is kept
     # under a key of its own (its position), a blank one dropped.
-    lines = lines.filter((F.col("fingerprint") != "") | F.col("value").rlike("\\S"))
-    is_statement = F.col("fingerprint") != ""
+    lines = lines.filter(F.col("statement") | F.col("value").cast("string").rlike("\\S"))
     read, written = Observation("pidcanon --dedup: statements read"), Observation("pidcanon --dedup: statements kept")
-    lines = lines.observe(read, F.count(F.when(is_statement, 1)).alias("lines"))
-    key = F.when(is_statement, F.col("fingerprint")).otherwise(F.to_json("order"))
-    first = lines.select(key.alias("key"), "fingerprint", "order", "value").repartition(partitions, "key")
-    first = first.groupBy("key").agg(F.min(F.struct("order", "value", "fingerprint")).alias("first"))
-    first = first.observe(written, F.count(F.when(F.col("first.fingerprint") != "", 1)).alias("lines"))
-    result = first.select("first.value")
+    lines = lines.observe(read, F.count(F.when(F.col("statement"), 1)).alias("lines"))
+    key = F.when(F.col("statement"), F.col("fingerprint")).otherwise(F.to_json("order").cast("binary"))
+    first = lines.select(key.alias("key"), "statement", "order", "value").repartition(partitions, "key")
+    first = first.groupBy("key", "statement").agg(F.min(F.struct("order", "value")).alias("first"))
+    first = first.observe(written, F.count(F.when(F.col("statement"), 1)).alias("lines"))
+    result = first.select(F.col("first.value").cast("string").alias("value"))
     if links is not None:
         result = result.unionAll(spark.createDataFrame(links.map(lambda line: (line.decode("utf-8"),)), "value string"))
     return result, lambda: read.get["lines"] - written.get["lines"]

@@ -5,7 +5,10 @@ order — the output `pidcanon rewrite --dedup` of all the inputs writes, in ano
 import gzip
 import os
 
-from conftest import job, read_parts, reference, reference_collapse
+import pytest
+
+import pidcanon_spark
+from conftest import BINARY, job, read_parts, reference, reference_collapse
 from pidcanon_spark import LINKS_WRITTEN
 
 XSD_STRING = "<http://www.w3.org/2001/XMLSchema#string>"
@@ -89,3 +92,16 @@ def test_dedup_with_collapse_writes_the_links_once_after_the_statements(spark, t
     assert lines[-n:] == links
     assert not any("\t" in line for line in lines)
     assert summary.as_json()["duplicates_dropped"] == report["duplicates_dropped"] == 1
+
+
+def test_a_line_that_is_not_utf8_fails_the_job_naming_the_file(spark, tmp_path):
+    # Passed through by --lenient as a syntax error: without --dedup its bytes go on as they are.
+    # (--split files: Spark's text reader of --split lines makes the JVM strings of its lines,
+    # which turn the byte into U+FFFD before any process sees it.)
+    path = tmp_path / "latin1.nt"
+    path.write_bytes(b'<http://s> <http://p> "caf\xe9" .\n' + b"<http://s> <http://p> <http://o> .\n" * 2)
+    options = pidcanon_spark.parse_args([str(path), "--output", str(tmp_path / "out"), "--binary", BINARY, "-q", "--dedup", "--lenient", "--split", "files"])
+    with pytest.raises(pidcanon_spark.RewriteFailed) as failed:
+        pidcanon_spark.run(spark, options)
+    assert failed.value.status == 2
+    assert failed.value.message.startswith(f"pidcanon-spark: file:{path}: --dedup: a line is not UTF-8"), failed.value.message
