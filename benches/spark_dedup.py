@@ -10,6 +10,11 @@ and with `--dedup`, with the ratio of the two — wall clock and CPU time of the
 (driver, JVM, Python workers, pidcanon processes), as benches/spark_compare.py measures them.
 The line under the table says how many duplicates `--dedup` dropped (the generated corpus has
 some, a few in other spellings).
+
+A second table says where the time of `--dedup` goes (`--split files`): the job with its
+`drop_duplicates` cut short — the processes' lines into Spark SQL, keyed and written without a
+shuffle (`pidcanon_spark.keyed_lines`); then also shuffled on the key, not aggregated — against
+the job without and with `--dedup`.
 """
 
 import os
@@ -43,6 +48,18 @@ def corpus_files(triples):
     return corpus, parts
 
 
+def cut_short(shuffle):
+    """`drop_duplicates` up to its lines keyed (and shuffled on the key), written as they are."""
+
+    def lines_only(spark, blocks, links, partitions):
+        lines = pidcanon_spark.keyed_lines(spark, blocks)
+        if shuffle:
+            lines = lines.repartition(partitions, "key")
+        return lines.select(lines.value.cast("string").alias("value")), lambda: 0
+
+    return lines_only
+
+
 def main():
     triples = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -62,6 +79,8 @@ def main():
         for split, inputs in splits.items()
         for dedup in (False, True)
     }
+    stages = {"keyed": cut_short(False), "shuffled": cut_short(True)}
+    whole = pidcanon_spark.drop_duplicates
     summaries = {}
     for options in jobs.values():  # warm-up: JVM classes, Python workers
         pidcanon_spark.run(spark, options)
@@ -71,6 +90,11 @@ def main():
         for name, options in jobs.items():
             wall_cpu = timed(lambda options=options: summaries.__setitem__(name, pidcanon_spark.run(spark, options)), jvm)
             times.setdefault(name, []).append(wall_cpu)
+            fresh(out)
+        for name, stage in stages.items():
+            pidcanon_spark.drop_duplicates = stage
+            times.setdefault(name, []).append(timed(lambda: pidcanon_spark.run(spark, jobs[("files", True)]), jvm))
+            pidcanon_spark.drop_duplicates = whole
             fresh(out)
     spark.stop()
     wall = {name: statistics.median(w for w, _ in values) for name, values in times.items()}
@@ -88,6 +112,17 @@ def main():
     print()
     dropped = {split: summaries[(split, True)].as_json()["duplicates_dropped"] for split in splits}
     print("duplicates dropped by `--dedup`: " + ", ".join(f"{dropped[s]:,} (`--split {s}`)" for s in splits))
+    print()
+    print(f"| where `--dedup`'s time goes, `--split files` ({PARTITIONS} files) | wall | CPU | CPU over the job without |")
+    print("|---" * 4 + "|")
+    base = cpu[("files", False)]
+    for label, name in (
+        ("the job without `--dedup`", ("files", False)),
+        ("… its output as lines in Spark SQL, keyed, written (no shuffle)", "keyed"),
+        ("… and shuffled on the key (no aggregation)", "shuffled"),
+        ("the job with `--dedup` (… and the first line of each key kept)", ("files", True)),
+    ):
+        print(f"| {label} | {wall[name]:.2f} s | {cpu[name]:.2f} s | {cpu[name] - base:+.2f} s |")
 
 
 if __name__ == "__main__":

@@ -1026,18 +1026,13 @@ def gathered_links(rewritten, fingerprinted=False):
 CODECS = {"gzip": "org.apache.hadoop.io.compress.GzipCodec", "bzip2": "org.apache.hadoop.io.compress.BZip2Codec"}
 
 
-def drop_duplicates(spark, blocks, links, partitions):
-    """The job's output with one line per statement across the whole input, as a DataFrame of
-    one column, `value`: the blocks of every process (`Numbered`: their lines `FINGERPRINT<TAB>
-    line`, `pidcanon rewrite --fingerprints`, as one row each) exploded into lines and shuffled
-    on the fingerprint in the JVM (Spark SQL; no line handled on its own in Python), keeping of
-    each statement its first line in the job's input order (input, partition, line: the line
-    `pidcanon rewrite --dedup` of all the inputs keeps); lines that hold no statement (a tab
-    alone before them: comments, syntax errors passed through) are kept as they are, but blank
-    ones; `links` (an RDD of lines, or None), the links of --collapse, follow. `partitions`: how
-    many the shuffle makes. Returns (the DataFrame, a function that gives, once it is written,
-    the number of lines dropped as duplicates)."""
-    from pyspark.sql import Observation
+def keyed_lines(spark, blocks):
+    """The lines of the processes' output blocks (`Numbered`: lines `FINGERPRINT<TAB>line`,
+    `pidcanon rewrite --fingerprints`, a block's lines as one row) as a DataFrame, exploded in
+    the JVM (Spark SQL; no line handled on its own in Python): `order` (input, partition, line:
+    the line's place in the job's input), `statement` (whether it holds one), `key` (the
+    fingerprint; for a line with no statement, its `order` as JSON: a key of its own) and
+    `value` (the line, bytes); blank lines without a statement are left out."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import ArrayType, BinaryType, LongType, StructField, StructType
 
@@ -1049,20 +1044,31 @@ def drop_duplicates(spark, blocks, links, partitions):
     # The key, then a tab, then the line: fixed offsets in bytes (a fingerprint is 32 hex
     # digits; a line with no statement starts with the tab).
     is_statement = F.substring("line", 1, 1) != F.lit(b"\t")
+    order = F.struct("input", "partition", (F.col("first") + F.col("at")).alias("line"))
     lines = lines.select(
-        F.struct("input", "partition", (F.col("first") + F.col("at")).alias("line")).alias("order"),
+        order.alias("order"),
         is_statement.alias("statement"),
-        F.when(is_statement, F.substring("line", 1, 32)).alias("fingerprint"),
+        F.when(is_statement, F.substring("line", 1, 32)).otherwise(F.to_json(order).cast("binary")).alias("key"),
         F.when(is_statement, F.expr("substring(line, 34)")).otherwise(F.expr("substring(line, 2)")).alias("value"),
     )
-    # One pass over the input (it is the processes' output): a line with no statement is kept
-    # under a key of its own (its position), a blank one dropped.
-    lines = lines.filter(F.col("statement") | F.col("value").cast("string").rlike("\\S"))
+    return lines.filter(F.col("statement") | F.col("value").cast("string").rlike("\\S"))
+
+
+def drop_duplicates(spark, blocks, links, partitions):
+    """The job's output with one line per statement across the whole input, as a DataFrame of
+    one column, `value`: the processes' lines (`keyed_lines`) shuffled on their key in the JVM,
+    keeping of each statement its first line in the job's input order (the line `pidcanon
+    rewrite --dedup` of all the inputs keeps); lines that hold no statement (comments, syntax
+    errors passed through) are kept as they are, but blank ones; `links` (an RDD of lines, or
+    None), the links of --collapse, follow. One pass over the input (it is the processes'
+    output). `partitions`: how many the shuffle makes. Returns (the DataFrame, a function that
+    gives, once it is written, the number of lines dropped as duplicates)."""
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
+
     read, written = Observation("pidcanon --dedup: statements read"), Observation("pidcanon --dedup: statements kept")
-    lines = lines.observe(read, F.count(F.when(F.col("statement"), 1)).alias("lines"))
-    key = F.when(F.col("statement"), F.col("fingerprint")).otherwise(F.to_json("order").cast("binary"))
-    first = lines.select(key.alias("key"), "statement", "order", "value").repartition(partitions, "key")
-    first = first.groupBy("key", "statement").agg(F.min(F.struct("order", "value")).alias("first"))
+    lines = keyed_lines(spark, blocks).observe(read, F.count(F.when(F.col("statement"), 1)).alias("lines"))
+    first = lines.repartition(partitions, "key").groupBy("key", "statement").agg(F.min(F.struct("order", "value")).alias("first"))
     first = first.observe(written, F.count(F.when(F.col("statement"), 1)).alias("lines"))
     result = first.select(F.col("first.value").cast("string").alias("value"))
     if links is not None:
