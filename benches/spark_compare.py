@@ -46,6 +46,27 @@ GEN_CORPUS = os.environ.get("GEN_CORPUS", os.path.join(REPO, "benches", "gen_rdf
 DIR = os.environ.get("BENCH_DIR", os.path.join(REPO, "target", "bench"))
 
 
+PARTITIONS = 4
+
+
+def corpus_files(triples):
+    """The corpus as one file (generated once), and the same lines as PARTITIONS files in a
+    directory, for --split files."""
+    os.makedirs(DIR, exist_ok=True)
+    corpus = os.path.join(DIR, f"gen_rdf-{triples}.nt")
+    if not (os.path.exists(corpus) and os.path.getsize(corpus)):
+        subprocess.run([sys.executable, GEN_CORPUS, "--triples", str(triples), "--seed", "1", "--format", "nt", "-o", corpus], check=True)
+    parts = os.path.join(DIR, f"gen_rdf-{triples}-parts")
+    if not os.path.isdir(parts):
+        os.makedirs(parts)
+        with open(corpus, "rb") as f:
+            lines = f.readlines()
+        for i in range(PARTITIONS):
+            with open(os.path.join(parts, f"part-{i}.nt"), "wb") as f:
+                f.writelines(lines[i * len(lines) // PARTITIONS : (i + 1) * len(lines) // PARTITIONS])
+    return corpus, parts
+
+
 def tree_cpu(root):
     """CPU seconds used so far by process `root` and its descendants (with their reaped children)."""
     ticks = os.sysconf("SC_CLK_TCK")
@@ -123,11 +144,11 @@ def as_blocks(record):
 def main():
     triples = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    os.makedirs(DIR, exist_ok=True)
     subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pidcanon"], cwd=REPO, check=True)
-    corpus = os.path.join(DIR, f"gen_rdf-{triples}.nt")
-    if not (os.path.exists(corpus) and os.path.getsize(corpus)):
-        subprocess.run([sys.executable, GEN_CORPUS, "--triples", str(triples), "--seed", "1", "--format", "nt", "-o", corpus], check=True)
+    # Partitions: Spark's own split of the file (32 MB blocks on a local disk), at least 4; for
+    # --split files, the same lines in 4 files.
+    corpus, parts = corpus_files(triples)
+    partitions = PARTITIONS
     size_mb = os.path.getsize(corpus) / 1e6
     out = os.path.join(DIR, "spark-bench-out")
     times = {}
@@ -139,18 +160,6 @@ def main():
         command = [BINARY, "rewrite", "-q", "--threads", str(threads), "-o", fresh(out + ".nt"), corpus]
         return timed(lambda: subprocess.run(command, check=True))
 
-    # Partitions: Spark's own split of the file (32 MB blocks on a local disk), at least 4; for
-    # --split files, the same lines in 4 files.
-    partitions = 4
-    parts = os.path.join(DIR, f"gen_rdf-{triples}-parts")
-    if not os.path.isdir(parts):
-        os.makedirs(parts)
-        with open(corpus, "rb") as f:
-            lines = f.readlines()
-        for i in range(partitions):
-            with open(os.path.join(parts, f"part-{i}.nt"), "wb") as f:
-                f.writelines(lines[i * len(lines) // partitions : (i + 1) * len(lines) // partitions])
-        del lines
     for master in ("local[1]", "local[2]"):
         spark = pidcanon_spark.local_session(master, "pidcanon spark bench", [("spark.driver.memory", "2g"), ("spark.ui.showConsoleProgress", "false")])
         sc = spark.sparkContext

@@ -22,32 +22,12 @@ import statistics
 import subprocess
 import sys
 
-from spark_compare import DIR, GEN_CORPUS, REPO, fresh, timed
+from spark_compare import DIR, PARTITIONS, REPO, corpus_files, fresh, timed
 
 import pidcanon_spark  # noqa: E402  (spark_compare puts spark/ on the path)
 
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(REPO, "target"))
 BINARY = os.environ.get("PIDCANON_BIN", os.path.join(TARGET, "release", "pidcanon"))
-PARTITIONS = 4
-
-
-def corpus_files(triples):
-    """The corpus as one file, and the same lines as PARTITIONS files in a directory."""
-    os.makedirs(DIR, exist_ok=True)
-    corpus = os.path.join(DIR, f"gen_rdf-{triples}.nt")
-    if not (os.path.exists(corpus) and os.path.getsize(corpus)):
-        subprocess.run([sys.executable, GEN_CORPUS, "--triples", str(triples), "--seed", "1", "--format", "nt", "-o", corpus], check=True)
-    parts = os.path.join(DIR, f"gen_rdf-{triples}-parts")
-    if not os.path.isdir(parts):
-        os.makedirs(parts)
-        with open(corpus, "rb") as f:
-            lines = f.readlines()
-        for i in range(PARTITIONS):
-            with open(os.path.join(parts, f"part-{i}.nt"), "wb") as f:
-                f.writelines(lines[i * len(lines) // PARTITIONS : (i + 1) * len(lines) // PARTITIONS])
-    return corpus, parts
-
-
 def cut_short(shuffle):
     """`drop_duplicates` up to its lines keyed (and shuffled on the key), written as they are."""
 

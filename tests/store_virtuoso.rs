@@ -10,7 +10,9 @@ use pidcanon::store::{AuthScheme, Client, ClientOptions, Credentials};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use store_support::{free_port, pidcanon, report, wait_for_port};
+use store_support::{
+    assert_changed_nothing, free_port, pidcanon, report, report_of, wait_for_port,
+};
 
 const GRAPH: &str = "http://example.org/store";
 const EXPECTED: &str = "http://example.org/expected";
@@ -185,34 +187,15 @@ fn a_virtuoso_graph_ends_as_its_file_rewrite_over_digest_authentication() {
     virtuoso.load(&expected, EXPECTED);
 
     let url = virtuoso.url();
-    let args = [
-        "store",
-        "--endpoint",
+    let args = store_args(
         &url,
-        "--graph",
-        GRAPH,
-        "--links",
-        LINKS,
-        "--auth",
-        "digest",
-        "--credentials-env",
-        "PIDCANON_VIRTUOSO",
-        "--batch",
-        "100",
-        // Virtuoso sorts at most 10 000 rows (ResultSetMaxRows).
-        "--page",
-        "10000",
-        "--report",
-        "json",
-        "-q",
-    ];
-    let env = [("PIDCANON_VIRTUOSO", "dba:dba")];
-    let run = || {
-        let output = pidcanon(&args, &env);
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert!(output.status.success(), "{stderr}");
-        report(&stderr)
-    };
+        &[
+            "--graph", GRAPH, "--links", LINKS, "--batch", "100",
+            // Virtuoso sorts at most 10 000 rows (ResultSetMaxRows).
+            "--page", "10000", "-q",
+        ],
+    );
+    let run = || report_of(&args, &ENV);
     let first = run();
     let rewritten = first["rewritten_total"].as_u64().expect("a count");
     assert!(rewritten > 100, "{first}");
@@ -232,6 +215,27 @@ fn a_virtuoso_graph_ends_as_its_file_rewrite_over_digest_authentication() {
     let second = run();
     assert_eq!(second["rewritten_total"].as_u64(), Some(0), "{second}");
     assert_eq!(second["updates"].as_u64(), Some(0), "{second}");
+}
+
+/// The credentials of the test server, for `--credentials-env PIDCANON_VIRTUOSO`.
+const ENV: [(&str, &str); 1] = [("PIDCANON_VIRTUOSO", "dba:dba")];
+
+/// `pidcanon store` on the server at `url` with digest authentication and a JSON report, and
+/// `options`.
+fn store_args<'a>(url: &'a str, options: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "store",
+        "--endpoint",
+        url,
+        "--auth",
+        "digest",
+        "--credentials-env",
+        "PIDCANON_VIRTUOSO",
+        "--report",
+        "json",
+    ];
+    args.extend_from_slice(options);
+    args
 }
 
 /// Every IRI an adapter would rewrite, in `graph`.
@@ -308,41 +312,13 @@ fn with_collapse_a_virtuoso_graph_ends_as_its_file_rewrite_with_collapse() {
     virtuoso.load(&data, GRAPH);
     virtuoso.load(&expected, EXPECTED);
     let url = virtuoso.url();
-    let args = [
-        "store",
-        "--endpoint",
-        &url,
-        "--graph",
-        GRAPH,
-        "--collapse",
-        "--auth",
-        "digest",
-        "--credentials-env",
-        "PIDCANON_VIRTUOSO",
-        "--report",
-        "json",
-        "-q",
-    ];
-    let env = [("PIDCANON_VIRTUOSO", "dba:dba")];
-    let run = || {
-        let output = pidcanon(&args, &env);
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert!(output.status.success(), "{stderr}");
-        report(&stderr)
-    };
+    let args = store_args(&url, &["--graph", GRAPH, "--collapse", "-q"]);
+    let run = || report_of(&args, &ENV);
     let first = run();
     assert_eq!(first["classes"].as_u64(), Some(2), "{first}");
     let lines = expected.lines().filter(|l| !l.is_empty()).count() as u64;
     assert_same_graph(&virtuoso, GRAPH, EXPECTED, lines);
-    let second = run();
-    for key in [
-        "rewritten_total",
-        "updates",
-        "equivalence_links_inserted",
-        "equivalence_statements_removed",
-    ] {
-        assert_eq!(second[key].as_u64(), Some(0), "{key}: {second}");
-    }
+    assert_changed_nothing(&run());
     assert_same_graph(&virtuoso, GRAPH, EXPECTED, lines);
 }
 
@@ -364,24 +340,8 @@ fn with_all_graphs_virtuosos_graph_names_are_found_and_normalized() {
     virtuoso.load(&data, GRAPH);
     virtuoso.load(&expected, EXPECTED);
     let url = virtuoso.url();
-    let args = [
-        "store",
-        "--endpoint",
-        &url,
-        "--all-graphs",
-        "--links",
-        LINKS,
-        "--auth",
-        "digest",
-        "--credentials-env",
-        "PIDCANON_VIRTUOSO",
-        "--page",
-        "10000",
-        "--report",
-        "json",
-    ];
-    let env = [("PIDCANON_VIRTUOSO", "dba:dba")];
-    let output = pidcanon(&args, &env);
+    let args = store_args(&url, &["--all-graphs", "--links", LINKS, "--page", "10000"]);
+    let output = pidcanon(&args, &ENV);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{stderr}");
     assert!(
@@ -414,7 +374,7 @@ fn with_all_graphs_virtuosos_graph_names_are_found_and_normalized() {
         )),
         1
     );
-    let second = pidcanon(&args, &env);
+    let second = pidcanon(&args, &ENV);
     let stderr = String::from_utf8_lossy(&second.stderr).into_owned();
     assert!(second.status.success(), "{stderr}");
     let second = report(&stderr);
@@ -451,24 +411,9 @@ fn with_the_documented_options_a_graph_of_40000_statements_is_normalized() {
     virtuoso.load(&expected, EXPECTED);
     let url = virtuoso.url();
     // As docs/store.md says to run it on Virtuoso.
-    let args = [
-        "store",
-        "--endpoint",
-        &url,
-        "--auth",
-        "digest",
-        "--credentials-env",
-        "PIDCANON_VIRTUOSO",
-        "--graph",
-        GRAPH,
-        "--page",
-        "10000",
-        "--report",
-        "json",
-    ];
-    let env = [("PIDCANON_VIRTUOSO", "dba:dba")];
+    let args = store_args(&url, &["--graph", GRAPH, "--page", "10000"]);
     let started = Instant::now();
-    let output = pidcanon(&args, &env);
+    let output = pidcanon(&args, &ENV);
     let seconds = started.elapsed().as_secs_f64();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{stderr}");

@@ -266,6 +266,26 @@ pub fn report(stderr: &str) -> serde_json::Value {
     serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"))
 }
 
+/// The report of `pidcanon ARGS` with `env`, which must succeed.
+pub fn report_of(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
+    let output = pidcanon(args, env);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    report(&stderr)
+}
+
+/// Asserts that the run of `report` (with `--collapse`) found nothing left to do.
+pub fn assert_changed_nothing(report: &serde_json::Value) {
+    for key in [
+        "rewritten_total",
+        "updates",
+        "equivalence_links_inserted",
+        "equivalence_statements_removed",
+    ] {
+        assert_eq!(report[key].as_u64(), Some(0), "{key}: {report}");
+    }
+}
+
 /// N-Quads as a dataset with canonical blank node labels, without the quads of `drop_graph`.
 pub fn dataset(nquads: &str, drop_graph: Option<&str>) -> Dataset {
     let mut dataset = Dataset::new();
