@@ -2,7 +2,6 @@
 //! the inputs gathers equivalence classes), `--rename`, `--literals`.
 
 use super::files::Input;
-use super::graph::{Current, Hints};
 use super::summary::count;
 use super::temporary::Temporary;
 use clap::Args;
@@ -209,21 +208,34 @@ impl IdentifierArgs {
     }
 }
 
+/// How the first pass of `--collapse` reads an input that is not read by lines: exactly as the
+/// rewrite reads it, written as N-Quads to the writer it is given.
+pub(crate) struct FirstPass<'a> {
+    /// The inputs are FOXML (files or object stores), never read by lines.
+    pub(crate) foxml: bool,
+    /// Feeds one input to the writer (what does not read is the rewrite's to report: it reads
+    /// the same).
+    pub(crate) read: Box<ReadInput<'a>>,
+}
+
+/// Feeds one input, as the rewrite reads it, to a writer.
+pub(crate) type ReadInput<'a> = dyn Fn(&Input, &mut dyn Write) + 'a;
+
 /// What outlives the configuration: the temporary copy of stdin.
 pub(crate) struct Spooled {
     _file: Option<Temporary>,
 }
 
 /// Applies the options to `rewriter` (running the first pass of `--collapse` over `inputs`,
-/// read by what `first_pass` gives: a rewriter to N-Quads with the same reading options, and
-/// how to feed it); a usage error is printed and gives `Err`.
-pub(crate) fn configure(
+/// read as `first_pass` reads them: with the rewrite's own reader, to N-Quads); a usage error is
+/// printed and gives `Err`.
+pub(crate) fn configure<'a>(
     args: &EquivalenceArgs,
     policy: &Policy,
     rewriter: Rewriter,
     inputs: &mut [Input],
     quiet: bool,
-    first_pass: impl FnOnce() -> Result<(Rewriter, Hints), String>,
+    first_pass: impl FnOnce() -> Result<FirstPass<'a>, String>,
 ) -> Result<(Rewriter, Spooled), String> {
     let registry = rewriter.registry();
     let link = args
@@ -279,7 +291,7 @@ fn collect(
     args: &EquivalenceArgs,
     options: &CollapseOptions,
     rewriter: &Rewriter,
-    (reader, hints): (Rewriter, Hints),
+    first_pass: FirstPass<'_>,
     inputs: &[Input],
     (rename, literals): (Option<&RenameTable>, Option<&LiteralRewriter>),
 ) -> Result<Equivalences, String> {
@@ -299,7 +311,7 @@ fn collect(
     let lines = matches!(
         rewriter.input_format(),
         RdfFormat::NTriples | RdfFormat::NQuads
-    ) && !hints.reads_foxml();
+    ) && !first_pass.foxml;
     for (source, input) in inputs[..read].iter().enumerate() {
         let source = source as u32;
         let collected = if lines {
@@ -308,15 +320,7 @@ fn collect(
             collector.read_graph(reader, rewriter.input_format(), None, source)
         } else {
             let mut written = collector.written(source);
-            // What does not read is the rewrite's to report: it reads the same.
-            let _ = super::graph::feed(
-                reader.session(&mut written),
-                std::slice::from_ref(input),
-                &Current::default(),
-                true,
-                hints,
-                &mut |_, _| {},
-            );
+            (first_pass.read)(input, &mut written);
             written.finish()
         };
         collected.map_err(|e| format!("{}: {e}", input.name))?;

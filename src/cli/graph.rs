@@ -45,7 +45,21 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
     let policy = args.input.policy.policy().map_err(io::Error::other)?;
     let first_pass = || {
         let (reader, _, hints) = build("rewrite", &args.input, mode, Some(RdfFormat::NQuads))?;
-        Ok(threaded(reader, hints, threads))
+        let (reader, hints) = threaded(reader, hints, threads);
+        Ok(super::equiv::FirstPass {
+            foxml: hints.reads_foxml(),
+            read: Box::new(move |input: &Input, written: &mut dyn Write| {
+                // What does not read is the rewrite's to report: it reads the same.
+                let _ = feed(
+                    reader.session(written),
+                    std::slice::from_ref(input),
+                    &Current::default(),
+                    true,
+                    hints,
+                    &mut |_, _| {},
+                );
+            }),
+        })
     };
     let configured = super::equiv::configure(
         &args.equivalence,
