@@ -132,7 +132,7 @@ struct Pending {
     cdata: bool,
 }
 
-/// The legacy pre-pass: a reader of the corrected document. See the [module docs](self).
+/// The legacy pre-pass: a reader of the corrected document. See the module's documentation.
 pub struct LegacyRdfXml<R, W> {
     reader: NsReader<Counted<R>>,
     warn: W,
