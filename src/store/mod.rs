@@ -1026,16 +1026,9 @@ impl Run<'_> {
     /// their representative, which stay (a store already collapsed holds nothing else of them).
     fn held_apart_from_links(&mut self, found: Batch) -> Result<Batch, StoreError> {
         let (collapsed, mut kept): (Batch, Batch) = found.into_iter().partition(|r| r.collapsed);
+        let mut held = std::collections::HashSet::new();
         for chunk in collapsed.chunks(LISTED_BATCH) {
-            let pairs: Vec<(String, String)> = chunk
-                .iter()
-                .map(|r| (format!("<{}>", r.old), format!("<{}>", r.new)))
-                .collect();
-            let pairs: Vec<(&str, &str)> = pairs
-                .iter()
-                .map(|(o, n)| (o.as_str(), n.as_str()))
-                .collect();
-            let mut held = std::collections::HashSet::new();
+            let pairs: Vec<Replacement> = chunk.iter().map(Rewrite::replacement).collect();
             let cut = self.client.select_each(
                 &self.sparql.held_apart_from_links(&pairs),
                 &mut |mut row| {
@@ -1051,18 +1044,8 @@ impl Run<'_> {
                     rows,
                 });
             }
-            kept.extend(
-                chunk
-                    .iter()
-                    .filter(|r| held.contains(&r.old))
-                    .map(|r| Rewrite {
-                        old: r.old.clone(),
-                        new: r.new.clone(),
-                        kind: r.kind,
-                        collapsed: true,
-                    }),
-            );
         }
+        kept.extend(collapsed.into_iter().filter(|r| held.contains(&r.old)));
         Ok(kept)
     }
 

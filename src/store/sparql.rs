@@ -61,9 +61,9 @@ pub(crate) struct Sparql {
     /// The pattern inside `GRAPH ?x { … }` that finds the names of the named graphs: `{ }`, or
     /// `{ ?s ?p ?o }` on a store that answers `GRAPH ?x { }` with an unbound `?x` (Virtuoso).
     graph_pattern: &'static str,
-    /// With a collapse, the equivalence predicates (`<…>, <…>`): the links from a class's
-    /// representative to its members, `<rep> P <member>`, keep their member.
-    equivalence_predicates: Option<String>,
+    /// With a collapse, the equivalence predicates (`<…>`; none without): the links from a
+    /// class's representative to its members, `<rep> P <member>`, keep their member.
+    equivalence_predicates: Vec<String>,
 }
 
 /// An IRI an update rewrites (`<…>` both), and whether `new` is the representative of the class
@@ -127,59 +127,62 @@ impl Sparql {
             links,
             union_default: false,
             graph_pattern: "{ }",
-            equivalence_predicates: None,
+            equivalence_predicates: Vec::new(),
         }
     }
 
     /// A collapse with these equivalence predicates (`<…>`) runs: their links from a class's
     /// representative to a member are left as they are when the member is rewritten.
     pub(crate) fn collapse(&mut self, predicates: &[String]) {
-        self.equivalence_predicates = Some(predicates.join(", "));
+        self.equivalence_predicates = predicates.to_vec();
+    }
+
+    /// `?p IN (…)` of the equivalence predicates.
+    fn is_equivalence_predicate(&self) -> String {
+        format!("?p IN ({})", self.equivalence_predicates.join(", "))
     }
 
     /// The filter that keeps a statement `?s ?p <old>` out of the rewrite of a collapsed `old`
     /// when it is a link from `new`, the representative; empty otherwise.
     fn not_a_link(&self, new: &str, collapsed: bool) -> String {
-        match &self.equivalence_predicates {
-            Some(predicates) if collapsed => {
-                format!(" FILTER(!(sameTerm(?s, {new}) && ?p IN ({predicates})))")
-            }
-            _ => String::new(),
+        if collapsed && !self.equivalence_predicates.is_empty() {
+            format!(
+                " FILTER(!(sameTerm(?s, {new}) && {}))",
+                self.is_equivalence_predicate()
+            )
+        } else {
+            String::new()
         }
     }
 
     /// The equivalence statements between two IRIs in scope (`?s ?p ?o`, and `?g` in a named
     /// graph).
     pub(crate) fn equivalence_statements(&self) -> String {
-        let predicates = self
-            .equivalence_predicates
-            .as_deref()
-            .unwrap_or_default()
-            .replace(',', "");
         format!(
-            "SELECT DISTINCT ?s ?p ?o ?g WHERE {{ VALUES ?p {{ {predicates} }} {} }}",
+            "SELECT DISTINCT ?s ?p ?o ?g WHERE {{ VALUES ?p {{ {} }} {} }}",
+            self.equivalence_predicates.join(" "),
             self.in_scope("?s ?p ?o FILTER(isIRI(?s) && isIRI(?o))")
         )
     }
 
-    /// Of the collapsed IRIs `pairs` (`(<old>, <representative>)`), those held in scope in a
+    /// Of the collapsed IRIs `pairs` (old IRI and representative), those held in scope in a
     /// statement other than a link from their representative (`?x`). The filter stands beside
     /// the `VALUES` that binds `?r` (a filter inside a `FILTER EXISTS` branch does not see it
     /// on Virtuoso), and each position has variables of its own: only the object position
     /// binds `?s` and `?p`.
-    pub(crate) fn held_apart_from_links(&self, pairs: &[(&str, &str)]) -> String {
+    pub(crate) fn held_apart_from_links(&self, pairs: &[Replacement]) -> String {
         let values: Vec<String> = pairs
             .iter()
-            .map(|(old, new)| format!("({old} {new})"))
+            .map(|Replacement { old, new, .. }| format!("({old} {new})"))
             .collect();
         let positions = ["?x ?p1 ?o1", "?s2 ?x ?o2", "?s ?p ?x"]
             .map(|pattern| self.in_scope(pattern))
             .join(" UNION ");
         format!(
             "SELECT DISTINCT ?x WHERE {{ VALUES (?x ?r) {{ {} }} {{ {positions} }} \
-             FILTER(!BOUND(?s) || !(sameTerm(?s, ?r) && ?p IN ({}))) }}",
+             FILTER(!BOUND(?s) || !(sameTerm(?s, ?r) && {})) }}",
             values.join(" "),
-            self.equivalence_predicates.as_deref().unwrap_or_default()
+            self.is_equivalence_predicate()
         )
     }
 
@@ -839,7 +842,7 @@ mod tests {
         // A spelling that is not collapsed is rewritten in every statement.
         let plain = Replacement::plain("<info:M>", "<info:m>");
         assert!(!sparql.rewrite_terms(&[plain]).contains("sameTerm"));
-        let held = sparql.held_apart_from_links(&[("<info:m>", "<info:rep>")]);
+        let held = sparql.held_apart_from_links(std::slice::from_ref(&collapsed));
         assert_eq!(
             held,
             "SELECT DISTINCT ?x WHERE { VALUES (?x ?r) { (<info:m> <info:rep>) } { { ?x ?p1 ?o1 } \
