@@ -45,13 +45,16 @@
 //! - `store` (feature `store`) normalizes a live SPARQL store in place.
 //!
 //! Features: `rdf-12` (RDF 1.2 triple terms and directional language tags; it turns on
-//! `oxrdf`'s own `rdf-12` for the whole application), `store`, and `cli` (the command line, on
+//! `oxrdf`'s own `rdf-12` for the whole application), `store`, `compression` (gzip, bzip2 and
+//! zstd dumps, [`compression`]), and `cli` (the command line, on
 //! by default: depend on the library with `default-features = false`). The command line, the
 //! specifications each adapter follows and the design choices are in the README and `docs/`.
 #![doc(test(attr(deny(warnings))))]
 
-pub mod buffered;
+mod buffered;
 pub mod collapse;
+#[cfg(feature = "compression")]
+pub mod compression;
 pub mod equivalence;
 mod error;
 pub mod foxml;
@@ -62,7 +65,7 @@ pub mod iri;
 mod kind;
 pub mod literals;
 pub mod mapping;
-pub mod pairs;
+mod pairs;
 pub mod pct;
 mod policy;
 mod position;

@@ -3,6 +3,9 @@
 //! the equivalence statements themselves: a statement between two members of one class is
 //! written as links from the representative, once per member, after the rest of the output.
 //!
+//! Renames and equivalences come as [`Pair`]s of IRIs, read from tab-separated files
+//! ([`read_pairs`]) or given in memory ([`pairs_of`]).
+//!
 //! ```
 //! use pidcanon::equivalence::{EquivalencesBuilder, Origin, RepresentativeOrder};
 //! use pidcanon::mapping::{EquivalenceStatement, IriMapping};
@@ -26,6 +29,8 @@
 //! assert!(matches!(statement, EquivalenceStatement::Linked(_)));
 //! # Ok::<(), std::io::Error>(())
 //! ```
+
+pub use crate::pairs::{Pair, PairProblem, pairs_of, read_pairs};
 
 use crate::equivalence::{Equivalences, Member};
 use crate::rename::RenameTable;

@@ -39,7 +39,7 @@ impl std::error::Error for PairProblem {}
 /// the place of lines; the problems of every bad pair, or the pairs.
 ///
 /// ```
-/// use pidcanon::{pairs::pairs_of, Registry};
+/// use pidcanon::{mapping::pairs_of, Registry};
 /// let pairs = pairs_of([("info:fedora/demo%3a1", "https://repo.example/obj/1")], &Registry::default()).unwrap();
 /// assert_eq!(pairs[0].left.0, "info:fedora/demo:1");
 /// let problems = pairs_of([("info:fedora/x", "http://e/")], &Registry::default()).unwrap_err();
@@ -82,7 +82,7 @@ fn pair(registry: &Registry, line: u64, left: &str, right: &str) -> Result<Pair,
 /// Reads every pair of `input`; the problems of every bad line, or the pairs.
 ///
 /// ```
-/// use pidcanon::{pairs::read_pairs, Registry};
+/// use pidcanon::{mapping::read_pairs, Registry};
 /// let text = "# old\tnew\ninfo:fedora/demo%3a1\thttps://repo.example/obj/1\n";
 /// let pairs = read_pairs(text.as_bytes(), &Registry::default()).unwrap().unwrap();
 /// assert_eq!(pairs[0].left.0, "info:fedora/demo:1");

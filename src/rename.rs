@@ -1,8 +1,8 @@
 //! [`RenameTable`]: directed renaming (`--rename FILE`) for migrations — every occurrence of an
 //! old IRI, in any position, becomes its new IRI.
 //!
-//! The table is read from `old<TAB>new` lines ([`crate::pairs`]); both sides are canonicalized
-//! first, so any spelling of an old identifier is renamed. The table must be a function that is
+//! The table is read from `old<TAB>new` lines ([`crate::mapping::read_pairs`]); both sides are
+//! canonicalized first, so any spelling of an old identifier is renamed. The table must be a function that is
 //! applied once: an old IRI with two different targets, a target that is itself renamed (a chain
 //! `a→b`, `b→c`, or a cycle) are all reported, with their line numbers, and the table is refused.
 //!
@@ -64,7 +64,7 @@ impl RenameTable {
     /// assert_eq!(table.target("info:fedora/demo:1"), Some("http://e/new"));
     /// let cycle = RenameTable::from_iris([("http://e/a", "http://e/b"), ("http://e/b", "http://e/a")], &Registry::default());
     /// assert!(cycle.unwrap_err()[0].message.contains("a cycle"));
-    /// # Ok::<(), Vec<pidcanon::pairs::PairProblem>>(())
+    /// # Ok::<(), Vec<pidcanon::mapping::PairProblem>>(())
     /// ```
     pub fn from_iris<'a>(
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,

@@ -57,7 +57,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("positions", &["src/position.rs", "src/buffered.rs"]),
-    ("readers", &["src/rdfxml/", "src/foxml/"]),
+    (
+        "readers",
+        &["src/rdfxml/", "src/foxml/", "src/compression.rs"],
+    ),
     (
         "equivalence",
         &[

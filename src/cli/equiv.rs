@@ -9,7 +9,7 @@ use pidcanon::collapse::CollapseOptions;
 use pidcanon::equivalence::{Equivalences, LargeClass, RepresentativeOrder};
 use pidcanon::literals::{DoiCase, LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::mapping::IriMapping;
-use pidcanon::pairs::{Pair, PairProblem, read_pairs};
+use pidcanon::mapping::{Pair, PairProblem, read_pairs};
 use pidcanon::rename::RenameTable;
 use pidcanon::rewrite::{RdfFormat, Report, Rewriter};
 use pidcanon::{Policy, Registry};

@@ -1,9 +1,9 @@
 //! Inputs of the graph commands: formats from names and extensions, files and stdin, a progress
 //! bar.
 
-use super::compress::{Compression, decompress, without_compression_extension};
 use super::named::{Named, STDIN, with_name};
 use indicatif::{ProgressBar, ProgressStyle};
+use pidcanon::compression::{Compression, decompress, without_compression_extension};
 use pidcanon::rewrite::{RdfFormat, parse_format};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read};
@@ -73,7 +73,10 @@ impl Input {
         let source = BufReader::with_capacity(1 << 16, io::Cursor::new(start).chain(source));
         let reader: Box<dyn BufRead> = match compression {
             None => Box::new(Named::new(source, self.name.clone())),
-            Some(compression) => Box::new(decompress(source, compression, self.name.clone())?),
+            Some(compression) => Box::new(Named::new(
+                decompress(source, compression).map_err(named)?,
+                self.name.clone(),
+            )),
         };
         Ok((reader, bar))
     }

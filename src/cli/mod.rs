@@ -4,7 +4,6 @@ mod args;
 mod canon;
 mod check;
 mod command;
-mod compress;
 mod equiv;
 mod files;
 mod foxml;

@@ -16,9 +16,9 @@
 //! --map /dev/stdout  written straight into whatever stdout is
 //! ```
 
-use super::compress::{Compression, Encoder};
 use super::named::{Named, STDOUT, with_name};
 use super::temporary::Temporary;
+use pidcanon::compression::{Compression, Encoder};
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};

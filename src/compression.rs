@@ -1,17 +1,26 @@
-//! Compressed dumps: gzip, bzip2 and zstd, told by the name's last extension (`.gz`, `.bz2`,
-//! `.zst`) or, when the name says nothing (stdin, `dump.nt`), by the first bytes. Concatenated
-//! members and frames (`pigz`, `pbzip2`, `zstd -T0`) are read as one stream.
+//! Compressed dumps (feature `compression`): gzip, bzip2 and zstd, told by the name's last
+//! extension (`.gz`, `.bz2`, `.zst`) or, when the name says nothing (stdin, `dump.nt`), by the
+//! first bytes. Concatenated members and frames (`pigz`, `pbzip2`, `zstd -T0`) are read as one
+//! stream.
 //!
-//! Inputs are decompressed on a thread of their own, which hands the rewriter blocks through a
+//! Inputs are decompressed on a thread of their own, which hands the reader blocks through a
 //! channel: the rewriter's threads keep rewriting while the next blocks are decompressed.
 //!
-//! ```text
-//! dump.nt.gz   gzip, then N-Triples
-//! - < dump.zst zstd (told by its magic bytes), then N-Quads
-//! -o out.nt.gz N-Triples, gzip-compressed as it is written
+//! ```
+//! use pidcanon::compression::{Compression, Encoder, decompress};
+//! use std::io::{Read, Write};
+//!
+//! let mut encoder = Encoder::new(Vec::new(), Some(Compression::Zstd))?;
+//! encoder.write_all(b"<http://e/s> <http://e/p> <http://e/o> .\n")?;
+//! let compressed = encoder.finish()?;
+//! assert_eq!(Compression::from_magic(&compressed), Some(Compression::Zstd));
+//!
+//! let mut text = String::new();
+//! decompress(std::io::Cursor::new(compressed), Compression::Zstd)?.read_to_string(&mut text)?;
+//! assert_eq!(text, "<http://e/s> <http://e/p> <http://e/o> .\n");
+//! # Ok::<(), std::io::Error>(())
 //! ```
 
-use super::named::with_name;
 use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -23,15 +32,18 @@ const BLOCKS_AHEAD: usize = 4;
 
 /// A compression format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Compression {
+pub enum Compression {
+    /// gzip (RFC 1952), `.gz`; `pigz`'s concatenated members read as one stream.
     Gzip,
+    /// bzip2, `.bz2`; `pbzip2`'s concatenated streams read as one.
     Bzip2,
+    /// Zstandard (RFC 8878), `.zst`; `zstd -T0`'s frames read as one stream.
     Zstd,
 }
 
 impl Compression {
     /// The compression that `path`'s last extension names.
-    pub(crate) fn from_extension(path: &Path) -> Option<Self> {
+    pub fn from_extension(path: &Path) -> Option<Self> {
         match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "gz" | "gzip" => Some(Self::Gzip),
             "bz2" => Some(Self::Bzip2),
@@ -41,7 +53,7 @@ impl Compression {
     }
 
     /// The compression whose magic number `start` begins with.
-    pub(crate) fn from_magic(start: &[u8]) -> Option<Self> {
+    pub fn from_magic(start: &[u8]) -> Option<Self> {
         if start.starts_with(&[0x1f, 0x8b]) {
             Some(Self::Gzip)
         } else if start.starts_with(b"BZh") {
@@ -54,36 +66,32 @@ impl Compression {
     }
 
     /// How many bytes [`from_magic`](Self::from_magic) needs.
-    pub(crate) const MAGIC_LEN: usize = 4;
+    pub const MAGIC_LEN: usize = 4;
 }
 
 /// `path` without its compression extension: `dump.nt.gz` → `dump.nt`.
-pub(crate) fn without_compression_extension(path: &Path) -> &Path {
+pub fn without_compression_extension(path: &Path) -> &Path {
     match Compression::from_extension(path) {
         Some(_) => path.file_stem().map_or(path, Path::new),
         None => path,
     }
 }
 
-/// `compressed`, decompressed on a thread of its own; errors name `name`.
-pub(crate) fn decompress(
+/// `compressed`, decompressed on a thread of its own.
+pub fn decompress(
     compressed: impl BufRead + Send + 'static,
     compression: Compression,
-    name: String,
-) -> io::Result<Blocks> {
+) -> io::Result<Decompressed> {
     let decoder: Box<dyn Read + Send> = match compression {
         Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(compressed)),
         Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(compressed)),
-        Compression::Zstd => Box::new(
-            zstd::stream::read::Decoder::with_buffer(compressed)
-                .map_err(|e| with_name(&name, e))?,
-        ),
+        Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(compressed)?),
     };
     let (sender, receiver) = sync_channel(BLOCKS_AHEAD);
     std::thread::Builder::new()
-        .name(format!("decompress {name}"))
-        .spawn(move || send_blocks(decoder, &sender, &name))?;
-    Ok(Blocks {
+        .name("decompress".into())
+        .spawn(move || send_blocks(decoder, &sender))?;
+    Ok(Decompressed {
         receiver,
         block: Vec::new(),
         position: 0,
@@ -92,7 +100,7 @@ pub(crate) fn decompress(
 
 /// Reads `decoder` to the end in blocks, sending each (or the error that stopped it); stops early
 /// when the reader has gone.
-fn send_blocks(mut decoder: impl Read, sender: &SyncSender<io::Result<Vec<u8>>>, name: &str) {
+fn send_blocks(mut decoder: impl Read, sender: &SyncSender<io::Result<Vec<u8>>>) {
     loop {
         let mut block = Vec::with_capacity(BLOCK);
         match (&mut decoder).take(BLOCK as u64).read_to_end(&mut block) {
@@ -103,7 +111,7 @@ fn send_blocks(mut decoder: impl Read, sender: &SyncSender<io::Result<Vec<u8>>>,
                 }
             }
             Err(e) => {
-                let _ = sender.send(Err(with_name(name, e)));
+                let _ = sender.send(Err(e));
                 return;
             }
         }
@@ -111,19 +119,19 @@ fn send_blocks(mut decoder: impl Read, sender: &SyncSender<io::Result<Vec<u8>>>,
 }
 
 /// The decompressed stream, as the decompressing thread hands it over.
-pub(crate) struct Blocks {
+pub struct Decompressed {
     receiver: Receiver<io::Result<Vec<u8>>>,
     block: Vec<u8>,
     position: usize,
 }
 
-impl Read for Blocks {
+impl Read for Decompressed {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        pidcanon::buffered::read_from_buffer(self, buf)
+        crate::buffered::read_from_buffer(self, buf)
     }
 }
 
-impl BufRead for Blocks {
+impl BufRead for Decompressed {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.position == self.block.len() {
             // A closed channel is the end of the stream.
@@ -142,7 +150,9 @@ impl BufRead for Blocks {
 
 /// A writer that compresses into `W` (or passes through); [`finish`](Self::finish) writes the
 /// end of the stream.
-pub(crate) enum Encoder<W: Write> {
+pub struct Encoder<W: Write>(Compressor<W>);
+
+enum Compressor<W: Write> {
     Plain(W),
     Gzip(flate2::write::GzEncoder<W>),
     Bzip2(bzip2::write::BzEncoder<W>),
@@ -151,37 +161,39 @@ pub(crate) enum Encoder<W: Write> {
 
 impl<W: Write> Encoder<W> {
     /// Compresses into `inner` with `compression`, at each format's default level.
-    pub(crate) fn new(inner: W, compression: Option<Compression>) -> io::Result<Self> {
-        Ok(match compression {
-            None => Self::Plain(inner),
-            Some(Compression::Gzip) => Self::Gzip(flate2::write::GzEncoder::new(
+    pub fn new(inner: W, compression: Option<Compression>) -> io::Result<Self> {
+        Ok(Self(match compression {
+            None => Compressor::Plain(inner),
+            Some(Compression::Gzip) => Compressor::Gzip(flate2::write::GzEncoder::new(
                 inner,
                 flate2::Compression::default(),
             )),
-            Some(Compression::Bzip2) => Self::Bzip2(bzip2::write::BzEncoder::new(
+            Some(Compression::Bzip2) => Compressor::Bzip2(bzip2::write::BzEncoder::new(
                 inner,
                 bzip2::Compression::default(),
             )),
-            Some(Compression::Zstd) => Self::Zstd(zstd::stream::write::Encoder::new(inner, 0)?),
-        })
+            Some(Compression::Zstd) => {
+                Compressor::Zstd(zstd::stream::write::Encoder::new(inner, 0)?)
+            }
+        }))
     }
 
     /// Ends the compressed stream and gives the writer back.
-    pub(crate) fn finish(self) -> io::Result<W> {
-        match self {
-            Self::Plain(inner) => Ok(inner),
-            Self::Gzip(encoder) => encoder.finish(),
-            Self::Bzip2(encoder) => encoder.finish(),
-            Self::Zstd(encoder) => encoder.finish(),
+    pub fn finish(self) -> io::Result<W> {
+        match self.0 {
+            Compressor::Plain(inner) => Ok(inner),
+            Compressor::Gzip(encoder) => encoder.finish(),
+            Compressor::Bzip2(encoder) => encoder.finish(),
+            Compressor::Zstd(encoder) => encoder.finish(),
         }
     }
 
     fn inner(&mut self) -> &mut dyn Write {
-        match self {
-            Self::Plain(inner) => inner,
-            Self::Gzip(encoder) => encoder,
-            Self::Bzip2(encoder) => encoder,
-            Self::Zstd(encoder) => encoder,
+        match &mut self.0 {
+            Compressor::Plain(inner) => inner,
+            Compressor::Gzip(encoder) => encoder,
+            Compressor::Bzip2(encoder) => encoder,
+            Compressor::Zstd(encoder) => encoder,
         }
     }
 }
