@@ -435,7 +435,6 @@ fn rewrite_error(py: Python<'_>, source: &str, error: RewriteError) -> PyErr {
             iri,
             error,
         } => invalid_identifier(py, message, &iri, &error, Some(place(source, location))),
-        RewriteError::Usage(usage) => value_error(usage),
         other => value_error(other),
     }
 }

@@ -290,7 +290,7 @@ pub(super) fn build(
     };
     let input_format = match &args.input_format {
         _ if foxml => RdfFormat::NQuads,
-        Some(name) => parse_format(name)?,
+        Some(name) => parse_format(name).map_err(|e| e.to_string())?,
         None => common_format(&inputs, command)?,
     };
     let output_format = output_format.unwrap_or(input_format);
@@ -536,11 +536,12 @@ impl Failure {
         let message = match error {
             RewriteError::Io(e) if names_its_file(e) => e.to_string(),
             RewriteError::Io(e) => format!("{file}: {e}"),
-            RewriteError::Usage(e) => format!("{file}: {e}"),
-            RewriteError::InvalidIdentifier { location, .. } if location.line().is_none() => {
-                format!("{file}: {error}")
+            // Both begin with their location in the file.
+            RewriteError::InvalidIdentifier { location, .. } if location.line().is_some() => {
+                format!("{file}:{error}")
             }
-            e => format!("{file}:{e}"),
+            RewriteError::Syntax(e) => format!("{file}:{e}"),
+            e => format!("{file}: {e}"),
         };
         let hint = match error {
             RewriteError::Syntax(e) if self.hints.no_base && e.message().contains("No scheme") => {

@@ -105,8 +105,12 @@ impl Rewriter {
     /// Resolves relative IRIs of Turtle, TriG and RDF/XML input against `base_iri`.
     pub fn with_base_iri(mut self, base_iri: impl Into<String>) -> Result<Self, RewriteError> {
         let base_iri = base_iri.into();
-        crate::iri::validate(&base_iri)
-            .map_err(|e| RewriteError::Usage(format!("invalid base IRI <{base_iri}>: {e}")))?;
+        if let Err(error) = crate::iri::validate(&base_iri) {
+            return Err(RewriteError::InvalidBaseIri {
+                iri: base_iri,
+                error: error.into(),
+            });
+        }
         self.base_iri = Some(base_iri);
         Ok(self)
     }

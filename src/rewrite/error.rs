@@ -75,10 +75,45 @@ pub enum RewriteError {
         #[source]
         error: IdError,
     },
-    /// The options or the input ask for what cannot be done: a bad base IRI, a statement in a
-    /// named graph to be written in a format that has none.
-    #[error("{0}")]
-    Usage(String),
+    /// A base IRI given (or declared by the input) is not an absolute IRI.
+    #[error("invalid base IRI <{iri}>: {error}")]
+    InvalidBaseIri {
+        /// The base IRI.
+        iri: String,
+        /// What is wrong with it.
+        #[source]
+        error: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A prefix cannot be declared: its IRI is not an absolute IRI.
+    #[error("invalid prefix {name}: <{iri}>: {error}")]
+    InvalidPrefix {
+        /// The prefix name.
+        name: String,
+        /// Its IRI.
+        iri: String,
+        /// What is wrong with it.
+        #[source]
+        error: oxiri::IriParseError,
+    },
+    /// A statement in a named graph, to be written in a format that has none.
+    #[error(
+        "a statement in the graph {graph} cannot be written as {} (it has no named graphs): \
+         write N-Quads or TriG (--to nq)",
+        .format.name()
+    )]
+    NoNamedGraphs {
+        /// The graph's name, as N-Triples writes it.
+        graph: String,
+        /// The output format.
+        format: super::RdfFormat,
+    },
+    /// Fingerprints (see [`fingerprint_statements`](super::Rewriter::fingerprint_statements)) are written
+    /// before N-Triples or N-Quads lines only.
+    #[error("fingerprints are written before N-Triples or N-Quads lines, not in {}", .format.name())]
+    FingerprintsNeedLines {
+        /// The output format asked for.
+        format: super::RdfFormat,
+    },
 }
 
 /// `location` and a colon before a message, if it is known (a statement given alone, to

@@ -33,12 +33,16 @@ impl LineParser {
             ($parser:expr) => {{
                 let mut parser = $parser;
                 if let Some(base) = base {
-                    parser = parser.with_base_iri(base).map_err(bad_base)?;
+                    parser = parser.with_base_iri(base).map_err(|e| bad_base(base, e))?;
                 }
                 for (name, iri) in prefixes {
                     parser = parser
                         .with_prefix(name.as_str(), iri.as_str())
-                        .map_err(bad_base)?;
+                        .map_err(|error| RewriteError::InvalidPrefix {
+                            name: name.clone(),
+                            iri: iri.clone(),
+                            error,
+                        })?;
                 }
                 parser.low_level()
             }};
@@ -135,9 +139,12 @@ impl LineParser {
     }
 }
 
-/// A base IRI or prefix the parsers refuse, as a usage error.
-pub(crate) fn bad_base(e: impl std::fmt::Display) -> RewriteError {
-    RewriteError::Usage(format!("invalid base IRI or prefix: {e}"))
+/// A base IRI the parsers refuse.
+pub(crate) fn bad_base(base: &str, error: oxiri::IriParseError) -> RewriteError {
+    RewriteError::InvalidBaseIri {
+        iri: base.into(),
+        error: error.into(),
+    }
 }
 
 /// The location of a syntax error (1-based line and column).

@@ -92,16 +92,28 @@ pub(crate) use line_iris::{iri_statement, unescape_iri};
 pub(crate) use line_parser::LineParser;
 pub(crate) use line_scan::{Checked, check};
 
+/// Why [`parse_format`] refuses a name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// An RDF format pidcanon does not rewrite (JSON-LD, N3).
+    #[error("{} is not supported (N-Triples, N-Quads, Turtle, TriG, RDF/XML are)", .0.name())]
+    Unsupported(RdfFormat),
+    /// No RDF format has this name, extension or media type.
+    #[error("unknown RDF format {0:?} (use nt, nq, ttl, trig, rdfxml or a media type)")]
+    Unknown(String),
+}
+
 /// A format named by a short name (`nt`, `nq`, `ttl`, `trig`, `rdfxml`), an extension or a media
 /// type, as riot, rapper and oxigraph accept them; the error says what is accepted.
 ///
 /// ```
-/// use pidcanon::rewrite::{RdfFormat, parse_format};
+/// use pidcanon::rewrite::{FormatError, RdfFormat, parse_format};
 /// assert_eq!(parse_format("ttl"), Ok(RdfFormat::Turtle));
 /// assert_eq!(parse_format("application/n-quads"), Ok(RdfFormat::NQuads));
-/// assert!(parse_format("json-ld").is_err());
+/// assert!(matches!(parse_format("jsonld"), Err(FormatError::Unsupported(RdfFormat::JsonLd { .. }))));
+/// assert_eq!(parse_format("json-ld"), Err(FormatError::Unknown("json-ld".into())));
 /// ```
-pub fn parse_format(name: &str) -> Result<RdfFormat, String> {
+pub fn parse_format(name: &str) -> Result<RdfFormat, FormatError> {
     let lower = name.to_ascii_lowercase();
     let format = match lower.as_str() {
         "nt" | "ntriples" | "n-triples" => Some(RdfFormat::NTriples),
@@ -119,12 +131,7 @@ pub fn parse_format(name: &str) -> Result<RdfFormat, String> {
             | RdfFormat::TriG
             | RdfFormat::RdfXml),
         ) => Ok(f),
-        Some(other) => Err(format!(
-            "{} is not supported (N-Triples, N-Quads, Turtle, TriG, RDF/XML are)",
-            other.name()
-        )),
-        None => Err(format!(
-            "unknown RDF format {name:?} (use nt, nq, ttl, trig, rdfxml or a media type)"
-        )),
+        Some(other) => Err(FormatError::Unsupported(other)),
+        None => Err(FormatError::Unknown(name.into())),
     }
 }

@@ -179,8 +179,10 @@ impl<'s, W: Write> Session<'s, W> {
         input: impl BufRead,
         base_iri: &str,
     ) -> Result<(), RewriteError> {
-        crate::iri::validate(base_iri)
-            .map_err(|e| RewriteError::Usage(format!("invalid base IRI <{base_iri}>: {e}")))?;
+        crate::iri::validate(base_iri).map_err(|error| RewriteError::InvalidBaseIri {
+            iri: base_iri.into(),
+            error: error.into(),
+        })?;
         self.rewrite_input(input, Some(base_iri))
     }
 

@@ -278,13 +278,7 @@ fn stream<W: Write>(
             Item::Statement(quad) => quad,
             // Only Turtle read on several threads comes canonicalized in pieces (the reader
             // reads on several threads only when the rewriter has them; this path, never).
-            Item::Mapped(_) => {
-                return Err(RewriteError::Usage(
-                    "internal error: Turtle pieces read on several threads reached the \
-                     one-thread path"
-                        .into(),
-                ));
-            }
+            Item::Mapped(_) => unreachable!("this path runs on one thread"),
             Item::Notice(notice) => {
                 // What was found before it is told first, and every line written before it goes
                 // on (not only whole blocks): where the notice ends the rewrite, the output

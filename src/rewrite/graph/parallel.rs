@@ -63,6 +63,16 @@ struct Piece {
     first: Option<Declarations>,
 }
 
+/// Why a piece stops parsing: it is read again on one thread, where a syntax error is recovered
+/// from or reported, and an I/O or usage error is told.
+struct ReadAgain;
+
+impl From<RewriteError> for ReadAgain {
+    fn from(_: RewriteError) -> Self {
+        Self
+    }
+}
+
 /// What a parsing thread gives back: the statements, and what the piece leaves for the next
 /// one; `None` when the piece does not parse on its own.
 type Parsed = Option<(GraphBatch, Before)>;
@@ -118,8 +128,7 @@ fn parse(piece: &Piece, mut worker: Option<&mut GraphWorker<'_>>, home: &mut Hom
             }
             Ok(())
         }
-        // Read again on one thread, where it is recovered from or reported.
-        Item::Notice(_) | Item::Mapped(_) => Err(RewriteError::Usage(String::new())),
+        Item::Notice(_) | Item::Mapped(_) => Err(ReadAgain),
     };
     let Ended { parser, leftover } =
         read_lines(&piece.text[..], parser, resume, &mut on_item).ok()?;

@@ -175,7 +175,7 @@ impl<'p> Reader<'p> {
         let warnings: RefCell<Vec<(Location, String)>> = RefCell::default();
         let mut parser = RdfXmlParser::new();
         if let Some(base) = self.base {
-            parser = parser.with_base_iri(base).map_err(bad_base)?;
+            parser = parser.with_base_iri(base).map_err(|e| bad_base(base, e))?;
         }
         if self.strict_rdfxml {
             let triples = LocatedRdfXml::strict(parser, input);
@@ -195,7 +195,7 @@ impl<'p> Reader<'p> {
     ) -> Result<(), RewriteError> {
         let mut parser = RdfParser::from_format(self.format);
         if let Some(base) = self.base {
-            parser = parser.with_base_iri(base).map_err(bad_base)?;
+            parser = parser.with_base_iri(base).map_err(|e| bad_base(base, e))?;
         }
         let mut quads = parser.for_reader(input);
         while let Some(result) = quads.next() {
@@ -509,24 +509,25 @@ pub(crate) struct Ended {
 }
 
 /// Reads a text format line by line from `resume` on, through to the end of `input`; Turtle
-/// in the common shape through [`super::turtle`], the rest through `oxttl`.
-pub(crate) fn read_lines(
+/// in the common shape through [`super::turtle`], the rest through `oxttl`. `on_item` may stop
+/// the reading with an error of its own (`E`), which the reader's own errors convert to.
+pub(crate) fn read_lines<E: From<RewriteError>>(
     input: impl BufRead,
     parser: LineParser,
     resume: Resume<'_>,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-) -> Result<Ended, RewriteError> {
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+) -> Result<Ended, E> {
     read_lines_with(input, parser, resume, true, on_item)
 }
 
 /// [`read_lines`], all through `oxttl` unless `fast_turtle`.
-fn read_lines_with(
+fn read_lines_with<E: From<RewriteError>>(
     mut input: impl BufRead,
     mut parser: LineParser,
     resume: Resume<'_>,
     fast_turtle: bool,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-) -> Result<Ended, RewriteError> {
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+) -> Result<Ended, E> {
     let mut pending = Pending::default();
     let context_lines = lines(resume.context);
     let first_context_line = resume.lines_before + 1 - context_lines.clone().count() as u64;
@@ -562,7 +563,8 @@ fn read_lines_with(
             }
             None => {
                 line.clear();
-                if input_ended || read_line(&mut input, &mut line)? == 0 {
+                if input_ended || read_line(&mut input, &mut line).map_err(RewriteError::from)? == 0
+                {
                     input_ended = true;
                     (true, true)
                 } else {
@@ -708,7 +710,7 @@ fn read_lines_with(
                 &declarations,
             )?;
             let graph_block = pending.block_after(error_line);
-            parser = parser.restarted()?;
+            parser = parser.restarted().map_err(E::from)?;
             graphs = GraphTracker::default();
             if let Some(label) = graph_block {
                 parser.extend(label.as_bytes());
@@ -843,7 +845,7 @@ impl crate::fuzzing::Internals {
                     span.first_line,
                     declarations()
                 ));
-                Ok(())
+                Ok::<(), RewriteError>(())
             },
         )
         .expect("reads");

@@ -144,12 +144,10 @@ impl GraphSink {
             return Ok(());
         }
         if !quad.graph_name.is_default_graph() && !rewriter.output_format.supports_datasets() {
-            return Err(RewriteError::Usage(format!(
-                "a statement in the graph {} cannot be written as {} (it has no named \
-                 graphs): write N-Quads or TriG (--to nq)",
-                quad.graph_name,
-                rewriter.output_format.name()
-            )));
+            return Err(RewriteError::NoNamedGraphs {
+                graph: quad.graph_name.to_string(),
+                format: rewriter.output_format,
+            });
         }
         match &mut self.lines {
             Some(lines) => {
@@ -160,10 +158,9 @@ impl GraphSink {
                 super::lines::write_quad(lines, quad);
             }
             None if rewriter.fingerprint_statements => {
-                return Err(RewriteError::Usage(format!(
-                    "fingerprints are written before N-Triples or N-Quads lines, not in {}",
-                    rewriter.output_format.name()
-                )));
+                return Err(RewriteError::FingerprintsNeedLines {
+                    format: rewriter.output_format,
+                });
             }
             None => self
                 .serializer(rewriter, &Declarations::default())?
@@ -233,8 +230,10 @@ fn serializer_for(
         {
             serializer = serializer
                 .with_prefix(name.as_str(), iri.as_str())
-                .map_err(|e| {
-                    RewriteError::Usage(format!("cannot write the prefix {name}: <{iri}>: {e}"))
+                .map_err(|error| RewriteError::InvalidPrefix {
+                    name: name.clone(),
+                    iri: iri.clone(),
+                    error,
                 })?;
         }
     }
