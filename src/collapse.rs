@@ -38,7 +38,7 @@ use crate::literals::{LiteralRewriter, LiteralStats};
 use crate::mapping::IriMapping;
 use crate::pairs::Pair;
 use crate::position::{line_breaks, line_start, lines};
-use crate::rename::RenameTable;
+use crate::rename::{RenameTable, canonical_renamed};
 use crate::rewrite::{
     Checked, LineParser, Rewriter, check, iri_statement, read_chunk, unescape_iri,
 };
@@ -462,22 +462,12 @@ impl<'r> Collector<'r> {
         if !self.predicates.iter().any(|predicate| predicate == p) {
             return Ok(());
         }
-        let (Some(s), Some(o)) = (self.canonical(s), self.canonical(o)) else {
+        let side = |iri| canonical_renamed(self.registry, self.rename, iri);
+        let (Ok(s), Ok(o)) = (side(s), side(o)) else {
             self.skipped_invalid += 1;
             return Ok(());
         };
-        let s = renamed(self.rename, &s.0, s.1);
-        let o = renamed(self.rename, &o.0, o.1);
-        self.builder.add(s, o, origin)
-    }
-
-    /// The canonical form of `iri` and its kind; `None` if it is invalid.
-    fn canonical<'i>(&self, iri: &'i str) -> Option<(Cow<'i, str>, Kind)> {
-        match self.registry.canonicalize_claimed(iri) {
-            None => Some((Cow::Borrowed(iri), Kind::Iri)),
-            Some(Ok(c)) => Some((c.iri, c.kind)),
-            Some(Err(_)) => None,
-        }
+        self.builder.add((&s.0, s.1), (&o.0, o.1), origin)
     }
 
     /// Pairs added so far.

@@ -21,7 +21,8 @@
 //! ```
 
 use crate::pairs::{Pair, PairProblem, pairs_of, read_pairs};
-use crate::{Kind, Registry};
+use crate::{IdError, Kind, Registry};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::BufRead;
 
@@ -169,6 +170,40 @@ impl RenameTable {
     pub fn is_empty(&self) -> bool {
         self.targets.is_empty()
     }
+}
+
+/// `iri`, an IRI a parser has read, canonicalized by the adapter that claims it (as it stands,
+/// of kind [`Kind::Iri`], if none does), then renamed by `table`, with its kind: what a side of
+/// an equivalence statement becomes before it joins a class. The error if `iri` is an invalid
+/// identifier. Allocates only for a rewrite.
+///
+/// ```
+/// use pidcanon::rename::{RenameTable, canonical_renamed};
+/// use pidcanon::{Kind, Registry};
+/// let registry = Registry::default();
+/// let table = RenameTable::read("hdl:10013/old\thttp://new/1\n".as_bytes(), &registry)?.unwrap();
+/// let (iri, _) = canonical_renamed(&registry, Some(&table), "HDL:10013/old").unwrap();
+/// assert_eq!(iri, "http://new/1");
+/// let (iri, kind) = canonical_renamed(&registry, None, "http://e/x").unwrap();
+/// assert_eq!((iri.as_ref(), kind), ("http://e/x", Kind::Iri));
+/// assert!(canonical_renamed(&registry, None, "hdl:10013").is_err());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn canonical_renamed<'i>(
+    registry: &Registry,
+    table: Option<&RenameTable>,
+    iri: &'i str,
+) -> Result<(Cow<'i, str>, Kind), IdError> {
+    let (canonical, kind) = match registry.canonicalize_claimed(iri) {
+        None => (Cow::Borrowed(iri), Kind::Iri),
+        Some(canonical) => canonical.map(|c| (c.iri, c.kind))?,
+    };
+    Ok(
+        match table.and_then(|table| table.target_with_kind(&canonical)) {
+            Some((new, kind)) => (Cow::Owned(new.to_owned()), kind),
+            None => (canonical, kind),
+        },
+    )
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use super::{Normalizer, Observer, Run, StoreError};
 use crate::collapse::CollapseOptions;
 use crate::mapping::{EquivalenceStatement, IriMapping};
 use crate::pairs::Pair;
+use crate::rename::canonical_renamed;
 use oxrdf::{GraphName, NamedNode, Quad};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -179,15 +180,9 @@ impl Run<'_> {
     /// `iri` canonicalized, renamed, and not collapsed (the side of an equivalence statement);
     /// `None` if it is an invalid identifier.
     fn mapped_side<'i>(&self, iri: &'i str) -> Option<Cow<'i, str>> {
-        let canonical = match self.normalizer.registry.canonicalize_claimed(iri) {
-            Some(Ok(canonical)) => canonical.iri,
-            Some(Err(_)) => return None,
-            None => Cow::Borrowed(iri),
-        };
-        Some(match self.mapping.renamed(&canonical) {
-            Some(renamed) => Cow::Owned(renamed.to_owned()),
-            None => canonical,
-        })
+        canonical_renamed(&self.normalizer.registry, self.mapping.rename_table(), iri)
+            .ok()
+            .map(|(iri, _)| iri)
     }
 
     /// Sends one `INSERT DATA` or `DELETE DATA` of `batch` (in a dry run, shows it); checks
