@@ -42,8 +42,8 @@ use crate::rename::{RenameTable, canonical_renamed};
 use crate::rewrite::{
     Checked, LineParser, Rewriter, check, iri_statement, read_chunk, unescape_iri,
 };
-use crate::{Kind, Registry};
-use oxrdf::{NamedOrBlankNode, Quad, Term};
+use crate::{Kind, Policy, Registry, UnknownKind};
+use oxrdf::{IriParseError, NamedNode, NamedOrBlankNode, Quad, Term};
 use oxrdfio::{RdfFormat, RdfParser};
 use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -107,6 +107,43 @@ impl Default for CollapseOptions {
 }
 
 impl CollapseOptions {
+    /// The default options with `policy`'s representative order (`representative_order`).
+    ///
+    /// ```
+    /// use pidcanon::collapse::CollapseOptions;
+    /// use pidcanon::equivalence::RepresentativeOrder;
+    /// use pidcanon::{Kind, Policy};
+    /// let policy = Policy::from_toml("representative_order = [\"fedora-object\"]")?;
+    /// let options = CollapseOptions::for_policy(&policy)?;
+    /// assert_eq!(options.order, RepresentativeOrder::new(&[Kind::FedoraObject]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_policy(policy: &Policy) -> Result<Self, UnknownKind> {
+        Ok(Self {
+            order: RepresentativeOrder::from_names(&policy.representative_order)?,
+            ..Self::default()
+        })
+    }
+
+    /// Adds `predicate` (a full IRI) to the equivalence predicates, unless it is one already.
+    ///
+    /// ```
+    /// use pidcanon::collapse::CollapseOptions;
+    /// let mut options = CollapseOptions::default();
+    /// options.add_predicate("http://www.w3.org/2004/02/skos/core#exactMatch")?;
+    /// options.add_predicate("http://www.w3.org/2004/02/skos/core#exactMatch")?;
+    /// assert_eq!(options.predicates.len(), 2);
+    /// assert!(options.add_predicate("not an IRI").is_err());
+    /// # Ok::<(), oxrdf::IriParseError>(())
+    /// ```
+    pub fn add_predicate(&mut self, predicate: &str) -> Result<(), IriParseError> {
+        NamedNode::new(predicate)?;
+        if !self.predicates.iter().any(|p| p == predicate) {
+            self.predicates.push(predicate.to_owned());
+        }
+        Ok(())
+    }
+
     /// A collector of the equivalences of these predicates, in this order, renaming by `rename`
     /// as the rewrite does.
     #[must_use]

@@ -30,11 +30,13 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-pub use crate::pairs::{Pair, PairProblem, pairs_of, read_pairs};
+pub use crate::pairs::{Pair, PairFileError, PairProblem, pairs_of, read_pairs, read_pairs_file};
 
 use crate::equivalence::{Equivalences, Member};
-use crate::rename::RenameTable;
+use crate::rename::{RenameTable, canonical_renamed};
+use crate::{IdError, Kind, Registry};
 use hashbrown::HashTable;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -188,6 +190,53 @@ impl IriMapping {
             .as_ref()
             .and_then(|e| e.representative(renamed.unwrap_or(canonical)));
         collapsed.or(renamed)
+    }
+
+    /// What `iri`, in any spelling, becomes in a rewrite: canonicalized by `registry`, then
+    /// mapped by [`Self::target`]; with the kind it was recognized as ([`Kind::Iri`] if no
+    /// scheme claims it). `Ok(None)` if it stays as it is; the error if a scheme claims it and
+    /// finds it invalid (a rewrite leaves it as it is).
+    ///
+    /// ```
+    /// use pidcanon::{mapping::IriMapping, rename::RenameTable, Kind, Registry};
+    /// let registry = Registry::default();
+    /// let table = RenameTable::from_iris([("info:fedora/demo:1", "http://e/new")], &registry).unwrap();
+    /// let mapping = IriMapping::new().with_rename(table);
+    /// let renamed = mapping.rewrite_iri(&registry, "info:fedora/demo%3a1")?;
+    /// assert_eq!(renamed, Some(("http://e/new".to_owned(), Kind::FedoraObject)));
+    /// assert_eq!(mapping.rewrite_iri(&registry, "hdl:10013/x")?, None);
+    /// assert!(mapping.rewrite_iri(&registry, "info:fedora/no-colon").is_err());
+    /// # Ok::<(), pidcanon::IdError>(())
+    /// ```
+    pub fn rewrite_iri(
+        &self,
+        registry: &Registry,
+        iri: &str,
+    ) -> Result<Option<(String, Kind)>, IdError> {
+        let (canonical, kind) = registry.canonicalize_parsed(iri)?;
+        Ok(match self.target(&canonical).unwrap_or(&canonical) {
+            same if same == iri => None,
+            other => Some((other.to_owned(), kind)),
+        })
+    }
+
+    /// A side of an equivalence statement as written (any spelling), as
+    /// [`Self::equivalence_statement`] takes it: canonicalized and renamed, not collapsed;
+    /// `None` if a scheme claims it and finds it invalid (the statement is then left as any
+    /// other).
+    ///
+    /// ```
+    /// use pidcanon::{mapping::IriMapping, Registry};
+    /// let mapping = IriMapping::new();
+    /// let registry = Registry::default();
+    /// assert_eq!(mapping.equivalence_side(&registry, "hdl://10013/x").as_deref(), Some("hdl:10013/x"));
+    /// assert_eq!(mapping.equivalence_side(&registry, "info:fedora/no-colon"), None);
+    /// ```
+    #[must_use]
+    pub fn equivalence_side<'i>(&self, registry: &Registry, iri: &'i str) -> Option<Cow<'i, str>> {
+        canonical_renamed(registry, self.rename.as_ref(), iri)
+            .ok()
+            .map(|(iri, _)| iri)
     }
 
     /// What a canonical IRI is renamed to, if it is.

@@ -5,7 +5,9 @@
 
 use crate::{IdError, Kind, Registry};
 use std::fmt;
-use std::io::BufRead;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 
 /// One pair of canonical IRIs, with the kinds they were recognized as and their line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +36,69 @@ impl fmt::Display for PairProblem {
 }
 
 impl std::error::Error for PairProblem {}
+
+/// A pair file that cannot be used, named by its path.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PairFileError {
+    /// The file cannot be read: `PATH: error`.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Lines that cannot be used, one per line of the message: `PATH:LINE: problem`.
+    #[error("{}", problem_lines(path, problems))]
+    Problems {
+        /// The file.
+        path: PathBuf,
+        /// Every problem, in the order of the lines.
+        problems: Vec<PairProblem>,
+    },
+}
+
+fn problem_lines(path: &Path, problems: &[PairProblem]) -> String {
+    let lines: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{}:{p}", path.display()))
+        .collect();
+    lines.join("\n")
+}
+
+/// Reads every pair of the file at `path` ([`read_pairs`]), with the path in its errors.
+///
+/// ```
+/// use pidcanon::{pairs::{read_pairs_file, PairFileError}, Registry};
+/// let path = std::env::temp_dir().join("pidcanon-doctest-pairs.tsv");
+/// std::fs::write(&path, "http://e/a\thttp://e/b\nnot a pair\n")?;
+/// let error = read_pairs_file(&path, &Registry::default()).unwrap_err();
+/// assert!(matches!(error, PairFileError::Problems { .. }));
+/// assert!(error.to_string().starts_with(&format!("{}:2: expected two IRIs", path.display())));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn read_pairs_file(path: &Path, registry: &Registry) -> Result<Vec<Pair>, PairFileError> {
+    read_file(path, |input| read_pairs(input, registry))
+}
+
+/// What `read` makes of the file at `path`, with the path in its errors.
+pub(crate) fn read_file<T>(
+    path: &Path,
+    read: impl FnOnce(BufReader<File>) -> std::io::Result<Result<T, Vec<PairProblem>>>,
+) -> Result<T, PairFileError> {
+    let io = |source| PairFileError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let file = File::open(path).map_err(io)?;
+    read(BufReader::new(file))
+        .map_err(io)?
+        .map_err(|problems| PairFileError::Problems {
+            path: path.to_owned(),
+            problems,
+        })
+}
 
 /// The pairs of IRIs an application holds (any spelling of an identifier), numbered from 1 in
 /// the place of lines; the problems of every bad pair, or the pairs.

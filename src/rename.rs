@@ -20,11 +20,12 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-use crate::pairs::{Pair, PairProblem, pairs_of, read_pairs};
+use crate::pairs::{Pair, PairFileError, PairProblem, pairs_of, read_file, read_pairs};
 use crate::{IdError, Kind, Registry};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::BufRead;
+use std::path::Path;
 
 /// Whether renaming `from` again and again reaches `to` (within as many steps as there are
 /// renames).
@@ -54,6 +55,21 @@ impl RenameTable {
         registry: &Registry,
     ) -> std::io::Result<Result<Self, Vec<PairProblem>>> {
         Ok(read_pairs(input, registry)?.and_then(|pairs| Self::from_pairs(&pairs)))
+    }
+
+    /// Reads and checks the table in the file at `path` ([`Self::read`]), with the path in its
+    /// errors.
+    ///
+    /// ```
+    /// use pidcanon::{rename::RenameTable, Registry};
+    /// let path = std::env::temp_dir().join("pidcanon-doctest-rename.tsv");
+    /// std::fs::write(&path, "http://e/a\thttp://e/b\nhttp://e/a\thttp://e/c\n")?;
+    /// let error = RenameTable::read_file(&path, &Registry::default()).unwrap_err();
+    /// assert!(error.to_string().starts_with(&format!("{}:2: <http://e/a> is renamed", path.display())));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn read_file(path: &Path, registry: &Registry) -> Result<Self, PairFileError> {
+        read_file(path, |input| Self::read(input, registry))
     }
 
     /// A checked table of the pairs `(old, new)` an application holds (any spelling of an
@@ -194,10 +210,7 @@ pub fn canonical_renamed<'i>(
     table: Option<&RenameTable>,
     iri: &'i str,
 ) -> Result<(Cow<'i, str>, Kind), IdError> {
-    let (canonical, kind) = match registry.canonicalize_claimed(iri) {
-        None => (Cow::Borrowed(iri), Kind::Iri),
-        Some(canonical) => canonical.map(|c| (c.iri, c.kind))?,
-    };
+    let (canonical, kind) = registry.canonicalize_parsed(iri)?;
     Ok(
         match table.and_then(|table| table.target_with_kind(&canonical)) {
             Some((new, kind)) => (Cow::Owned(new.to_owned()), kind),

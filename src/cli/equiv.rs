@@ -6,16 +6,15 @@ use super::summary::count;
 use super::temporary::Temporary;
 use clap::Args;
 use pidcanon::collapse::CollapseOptions;
-use pidcanon::equivalence::{Equivalences, LargeClass, RepresentativeOrder};
+use pidcanon::equivalence::{Equivalences, LargeClass};
 use pidcanon::literals::{DoiCase, LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::mapping::IriMapping;
-use pidcanon::mapping::{Pair, PairProblem, read_pairs};
+use pidcanon::mapping::{Pair, PairFileError, read_pairs_file};
 use pidcanon::rename::RenameTable;
 use pidcanon::rewrite::{RdfFormat, Report, Rewriter};
 use pidcanon::{Policy, Registry};
-use std::fs::File;
-use std::io::{self, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::path::PathBuf;
 
 /// How many statements that joined a large class are printed (all are counted).
 const JOINS_SHOWN: usize = 20;
@@ -66,16 +65,13 @@ pub(crate) struct CollapseArgs {
 impl CollapseArgs {
     /// The options of the collapse, with the policy's representative order.
     pub(crate) fn options(&self, policy: &Policy) -> Result<CollapseOptions, String> {
-        let mut options = CollapseOptions::default();
-        for p in &self.equivalence_predicate {
-            oxrdf::NamedNode::new(p.as_str())
-                .map_err(|e| format!("--equivalence-predicate <{p}>: {e}"))?;
-            if !options.predicates.contains(p) {
-                options.predicates.push(p.clone());
-            }
-        }
-        options.order = RepresentativeOrder::from_names(&policy.representative_order)
+        let mut options = CollapseOptions::for_policy(policy)
             .map_err(|e| format!("policy representative_order: {e}"))?;
+        for p in &self.equivalence_predicate {
+            options
+                .add_predicate(p)
+                .map_err(|e| format!("--equivalence-predicate <{p}>: {e}"))?;
+        }
         options.max_class = self.max_class;
         options.collapse_large = self.allow_large_classes;
         options.drop_reflexive = self.drop_reflexive;
@@ -87,11 +83,7 @@ impl CollapseArgs {
     pub(crate) fn pairs(&self, registry: &Registry, done: &str) -> Result<Vec<Vec<Pair>>, String> {
         self.equivalences
             .iter()
-            .map(|path| {
-                read_pairs(BufReader::new(open(path)?), registry)
-                    .map_err(|e| format!("{}: {e}", path.display()))?
-                    .map_err(|problems| problems_message(path, &problems, done))
-            })
+            .map(|path| read_pairs_file(path, registry).map_err(|e| file_message(&e, done)))
             .collect()
     }
 
@@ -187,7 +179,7 @@ impl IdentifierArgs {
     ) -> Result<Option<RenameTable>, String> {
         self.rename
             .as_deref()
-            .map(|path| read_rename_table(path, registry, done))
+            .map(|path| RenameTable::read_file(path, registry).map_err(|e| file_message(&e, done)))
             .transpose()
     }
 
@@ -432,26 +424,14 @@ pub(crate) fn print_literal_counts(report: &Report, quiet: bool) {
     }
 }
 
-fn open(path: &Path) -> Result<File, String> {
-    File::open(path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// The rename table in `path` (`--rename`), or a message listing its problems and saying that
-/// nothing was `done`.
-fn read_rename_table(path: &Path, registry: &Registry, done: &str) -> Result<RenameTable, String> {
-    RenameTable::read(BufReader::new(open(path)?), registry)
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .map_err(|problems| problems_message(path, &problems, done))
-}
-
-fn problems_message(path: &Path, problems: &[PairProblem], done: &str) -> String {
-    let lines: Vec<String> = problems
-        .iter()
-        .map(|p| format!("{}:{p}", path.display()))
-        .collect();
-    format!(
-        "{}, nothing {done}:\n{}",
-        count(problems.len() as u64, "problem", "problems"),
-        lines.join("\n")
-    )
+/// The message of a `--rename` or `--equivalences` file that cannot be used: its problems
+/// counted and listed, saying that nothing was `done`.
+fn file_message(error: &PairFileError, done: &str) -> String {
+    match error {
+        PairFileError::Problems { problems, .. } => format!(
+            "{}, nothing {done}:\n{error}",
+            count(problems.len() as u64, "problem", "problems"),
+        ),
+        _ => error.to_string(),
+    }
 }

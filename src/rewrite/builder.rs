@@ -4,9 +4,8 @@ use super::terms::map_quad;
 use super::{Location, RdfFormat, RewriteError, Session};
 use crate::literals::LiteralRewriter;
 use crate::mapping::IriMapping;
-use crate::{Canonical, IdError, Registry};
+use crate::{IdError, Registry};
 use oxrdf::{Quad, QuadRef};
-use std::borrow::Cow;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -357,22 +356,18 @@ impl Rewriter {
     /// invalid identifier goes to `on_invalid`.
     fn map_canonical(&self, quad: QuadRef<'_>, mut on_invalid: impl FnMut(&str, IdError)) -> Quad {
         let mut quad = quad.into_owned();
-        let mapping = self.mapping.as_deref();
-        map_quad(&mut quad, &mut |iri| {
-            let canonical = match self.registry.canonicalize_claimed(iri) {
-                None => Cow::Borrowed(iri),
-                Some(Ok(Canonical { iri: canonical, .. })) => canonical,
-                Some(Err(error)) => {
+        let unmapped = IriMapping::new();
+        let mapping = self.mapping.as_deref().unwrap_or(&unmapped);
+        map_quad(
+            &mut quad,
+            &mut |iri| match mapping.rewrite_iri(&self.registry, iri) {
+                Ok(rewritten) => rewritten.map(|(iri, _)| iri),
+                Err(error) => {
                     on_invalid(iri, error);
-                    return None;
+                    None
                 }
-            };
-            let mapped = mapping.and_then(|m| m.target(&canonical));
-            match mapped.unwrap_or(&canonical) {
-                same if same == iri => None,
-                other => Some(other.to_owned()),
-            }
-        });
+            },
+        );
         quad
     }
 }

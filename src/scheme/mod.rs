@@ -331,6 +331,19 @@ impl Registry {
             .find_map(|&i| self.adapters[i].claim_valid(iri, Sealed(())))
     }
 
+    /// `iri`, an IRI a parser has already checked, canonicalized by the adapter that claims it,
+    /// or as it stands (of kind [`Kind::Iri`]) when none does; the error if the adapter finds
+    /// it invalid.
+    pub(crate) fn canonicalize_parsed<'a>(
+        &self,
+        iri: &'a str,
+    ) -> Result<(Cow<'a, str>, Kind), IdError> {
+        match self.canonicalize_claimed(iri) {
+            None => Ok((Cow::Borrowed(iri), Kind::Iri)),
+            Some(canonical) => canonical.map(|c| (c.iri, c.kind)),
+        }
+    }
+
     /// Canonicalizes `iri` by `adapter` (one of this registry's, from [`adapter_for`](Self::adapter_for)),
     /// with the same checks as [`canonicalize`](Self::canonicalize).
     pub fn canonicalize_by<'a>(

@@ -16,7 +16,6 @@ use super::{Normalizer, Observer, Run, StoreError};
 use crate::collapse::CollapseOptions;
 use crate::mapping::{EquivalenceStatement, IriMapping};
 use crate::pairs::Pair;
-use crate::rename::canonical_renamed;
 use oxrdf::{GraphName, NamedNode, Quad};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -180,9 +179,8 @@ impl Run<'_> {
     /// `iri` canonicalized, renamed, and not collapsed (the side of an equivalence statement);
     /// `None` if it is an invalid identifier.
     fn mapped_side<'i>(&self, iri: &'i str) -> Option<Cow<'i, str>> {
-        canonical_renamed(&self.normalizer.registry, self.mapping.rename_table(), iri)
-            .ok()
-            .map(|(iri, _)| iri)
+        self.mapping
+            .equivalence_side(&self.normalizer.registry, iri)
     }
 
     /// Sends one `INSERT DATA` or `DELETE DATA` of `batch` (in a dry run, shows it); checks
