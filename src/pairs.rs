@@ -70,7 +70,7 @@ fn problem_lines(path: &Path, problems: &[PairProblem]) -> String {
 /// Reads every pair of the file at `path` ([`read_pairs`]), with the path in its errors.
 ///
 /// ```
-/// use pidcanon::{pairs::{read_pairs_file, PairFileError}, Registry};
+/// use pidcanon::{mapping::{read_pairs_file, PairFileError}, Registry};
 /// let path = std::env::temp_dir().join("pidcanon-doctest-pairs.tsv");
 /// std::fs::write(&path, "http://e/a\thttp://e/b\nnot a pair\n")?;
 /// let error = read_pairs_file(&path, &Registry::default()).unwrap_err();
