@@ -5,6 +5,7 @@ import os
 from typing import (
     Any,
     BinaryIO,
+    Callable,
     Dict,
     Iterable,
     List,
@@ -35,6 +36,7 @@ __all__ = [
     "is_doi",
     "is_handle",
     "_canonical_terms",
+    "_mapped_terms",
     "rewrite",
 ]
 
@@ -382,6 +384,8 @@ def rewrite(
     max_class: int = 1000,
     allow_large_classes: bool = False,
     drop_reflexive: bool = False,
+    equivalences: Optional[Sequence[_Path]] = None,
+    rename: Optional[_Path] = None,
 ) -> Report:
     """Streams RDF from ``source`` into ``destination`` with every identifier canonicalized, as
     ``pidcanon rewrite`` does (the same output, byte for byte), with the GIL released.
@@ -423,12 +427,17 @@ def rewrite(
         unless ``allow_large_classes``.
     :param allow_large_classes: collapse classes larger than ``max_class`` too.
     :param drop_reflexive: drop equivalence statements whose two sides become one IRI.
+    :param equivalences: with ``collapse``, files of equivalent IRIs (``--equivalences``), a
+        pair ``iri<TAB>iri`` a line (as ``map`` writes them), joined to the classes.
+    :param rename: a file of renames (``--rename``), ``old<TAB>new`` a line (any spelling of
+        ``old``): every occurrence of ``old`` becomes ``new``, before the classes are gathered.
     :raises RdfSyntaxError: when the input is not valid in its format.
     :raises InvalidIdentifier: with ``fail_on_invalid``.
     :raises OSError: when a file cannot be read or written; an exception raised by a file
         object's ``read`` or ``write`` comes through as it is.
     :raises ValueError: for an unknown format, a bad base IRI, named graphs into a triple format,
-        classes larger than ``max_class``.
+        classes larger than ``max_class``, a ``rename`` or ``equivalences`` file with bad lines
+        (``path:line: problem`` each).
 
     Invalid identifiers left unchanged, syntax errors skipped and warnings are logged on the
     ``pidcanon`` logger (``logging.getLogger("pidcanon")``) with the command line's messages.
@@ -441,3 +450,26 @@ def _canonical_terms(
     terms of ``iri_type`` (rdflib's ``URIRef``) that a scheme claims and that change or are
     invalid; the keys are the given objects, and a canonical term already among ``terms`` is
     that object."""
+
+def _mapped_terms(
+    terms: Iterable[Any],
+    statements_of: Callable[[Any], Iterable[Tuple[Any, ...]]],
+    iri_type: type,
+    policy: Optional[Policy] = None,
+    *,
+    rename: Optional[_Path] = None,
+    collapse: bool = False,
+    equivalence_predicates: Optional[Sequence[str]] = None,
+    equivalences: Optional[Sequence[_Path]] = None,
+    max_class: int = 1000,
+    allow_large_classes: bool = False,
+    drop_reflexive: bool = False,
+) -> Tuple[Dict[Any, Tuple[Any, str]], Dict[Any, str], List[Tuple[Any, ...]], List[Tuple[Any, ...]]]:
+    """For the graph helpers, with ``rename``, ``collapse`` or ``equivalences``: ``(changed,
+    invalid, replaced, links)``. ``changed`` and ``invalid`` are ``_canonical_terms``'s, each IRI
+    canonicalized, renamed and collapsed as ``pidcanon rewrite`` maps it. With ``collapse``, the
+    classes are gathered from the statements ``statements_of(predicate)`` gives for each
+    equivalence predicate (``(s, p, o)`` or ``(s, p, o, graph)`` tuples) and from the
+    ``equivalences`` files; ``replaced`` lists those of the statements that the rewrite does not
+    write where they stand, and ``links`` the statements ``(representative, p, member[, graph])``
+    it writes instead (the graph as given: not mapped)."""

@@ -23,17 +23,18 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import warnings
 from collections import Counter
 from contextlib import contextmanager
-from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, TypeVar, Union
 
 from rdflib import ConjunctiveGraph, Dataset, Graph, URIRef
 from rdflib.term import Node
 
 from pidcanon import _memory
 from pidcanon._memory import MemoryGraph
-from pidcanon._pidcanon import Policy, Report, _canonical_terms
+from pidcanon._pidcanon import Policy, Report, _canonical_terms, _mapped_terms
 
 __all__ = ["canonicalize_graph"]
 
@@ -41,11 +42,23 @@ G = TypeVar("G", bound=Graph)
 # What ``_canonical_terms`` maps a changed IRI to: its canonical term and its kind.
 Changed = Dict[URIRef, Tuple[URIRef, str]]
 
+_Path = Union[str, "os.PathLike[str]"]
+
 _LOGGER = logging.getLogger("pidcanon")
 
 
 def canonicalize_graph(
-    graph: G, inplace: bool = False, *, policy: Optional[Policy] = None
+    graph: G,
+    inplace: bool = False,
+    *,
+    policy: Optional[Policy] = None,
+    collapse: bool = False,
+    equivalence_predicates: Optional[Sequence[str]] = None,
+    max_class: int = 1000,
+    allow_large_classes: bool = False,
+    drop_reflexive: bool = False,
+    equivalences: Optional[Sequence[_Path]] = None,
+    rename: Optional[_Path] = None,
 ) -> Tuple[G, Report]:
     """Canonicalizes every IRI of an rdflib ``Graph``, ``ConjunctiveGraph`` or ``Dataset``.
 
@@ -55,16 +68,48 @@ def canonicalize_graph(
     counted in the report and logged on the ``pidcanon`` logger. As an rdflib graph is a set,
     statements that become equal merge: ``report.duplicates_dropped`` counts them.
 
+    ``collapse``, ``equivalence_predicates``, ``max_class``, ``allow_large_classes``,
+    ``drop_reflexive``, ``equivalences`` and ``rename`` are :func:`pidcanon.rewrite`'s: the
+    classes are gathered from the graph's own ``owl:sameAs`` statements (and those of
+    ``equivalence_predicates``) and the ``equivalences`` files, and the result holds the
+    statements ``pidcanon rewrite --collapse`` writes for the same statements: each IRI replaced
+    by its class's representative, and each equivalence statement between members of one class
+    replaced by the links ``<representative> owl:sameAs <member>``. ``duplicates_dropped``
+    counts the statements that merged before the links were added.
+
+    >>> from rdflib import Graph, URIRef
+    >>> g = Graph()
+    >>> _ = g.add((URIRef("info:fedora/demo:1"), URIRef("http://www.w3.org/2002/07/owl#sameAs"),
+    ...            URIRef("hdl://10013/x")))
+    >>> _ = g.add((URIRef("info:fedora/demo:1"), URIRef("http://purl.org/dc/terms/title"), URIRef("http://e/t")))
+    >>> collapsed, _ = canonicalize_graph(g, collapse=True)
+    >>> sorted((str(s), str(o)) for s, _, o in collapsed)
+    [('hdl:10013/x', 'http://e/t'), ('hdl:10013/x', 'info:fedora/demo:1')]
+
     :raises TypeError: when ``graph`` is not an rdflib ``Graph`` (``ConjunctiveGraph`` and
         ``Dataset`` are ``Graph`` subclasses).
+    :raises ValueError: for classes larger than ``max_class`` (the graph is left as it is), a
+        ``rename`` or ``equivalences`` file with bad lines (``path:line: problem`` each).
+    :raises OSError: when a ``rename`` or ``equivalences`` file cannot be read.
     """
     if not isinstance(graph, Graph):
         raise TypeError(
             f"canonicalize_graph: argument 'graph' must be an rdflib Graph, ConjunctiveGraph or Dataset, "
             f"not {type(graph).__qualname__}"
         )
+    mapping = None
+    if collapse or rename is not None or equivalences is not None:
+        mapping = dict(
+            rename=rename,
+            collapse=collapse,
+            equivalence_predicates=equivalence_predicates,
+            equivalences=equivalences,
+            max_class=max_class,
+            allow_large_classes=allow_large_classes,
+            drop_reflexive=drop_reflexive,
+        )
     with _collector_paused():
-        return _canonicalize(graph, inplace, policy)
+        return _canonicalize(graph, inplace, policy, mapping)
 
 
 @contextmanager
@@ -81,18 +126,32 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _canonicalize(graph: G, inplace: bool, policy: Optional[Policy]) -> Tuple[G, Report]:
+def _canonicalize(
+    graph: G, inplace: bool, policy: Optional[Policy], mapping: Optional[dict]
+) -> Tuple[G, Report]:
     multi = isinstance(graph, ConjunctiveGraph)
     read = _count(graph, multi)
     fast = None if multi else MemoryGraph.of(graph)
     terms = fast.terms() if fast is not None else _distinct_iris(graph, multi)
     # Keyed by the graph's own term objects, which dict lookups match by identity.
-    changed, invalid = _canonical_terms(terms, URIRef, policy)
+    replaced: List[tuple] = []
+    links: List[tuple] = []
+    if mapping is None:
+        changed, invalid = _canonical_terms(terms, URIRef, policy)
+    else:
+        changed, invalid, replaced, links = _mapped_terms(
+            terms, lambda predicate: _statements_of(graph, predicate, multi), URIRef, policy, **mapping
+        )
     if fast is not None:
         target = graph if inplace else _memory.copy(graph)
-        fast = MemoryGraph.of(target)
     else:
         target = graph if inplace else _copy(graph, multi)
+    # The equivalence statements replaced by links go first: the IRIs of the rest are mapped,
+    # then the links are added as they are.
+    for statement in replaced:
+        target.remove(statement)
+    if fast is not None:
+        fast = MemoryGraph.of(target)
 
     for iri, message in invalid.items():
         _LOGGER.warning("invalid identifier <%s> left unchanged: %s", iri, message)
@@ -100,15 +159,32 @@ def _canonicalize(graph: G, inplace: bool, policy: Optional[Policy]) -> Tuple[G,
         rewritten, invalid_occurrences = _rewrite_memory(fast, changed, invalid)
     else:
         rewritten, invalid_occurrences = _rewrite(target, changed, invalid, multi)
-    written = _count(target, multi)
+    merged = read - len(replaced) - _count(target, multi)
+    _add_links(target, links, {old: new for old, (new, _) in changed.items()}, multi)
     report = Report(
         statements_read=read,
-        statements_written=written,
-        rewritten=dict(rewritten),
+        statements_written=_count(target, multi),
+        rewritten={kind: n for kind, n in rewritten.items() if n},
         invalid_identifiers=invalid_occurrences,
-        duplicates_dropped=read - written,
+        duplicates_dropped=merged,
     )
     return target, report
+
+
+def _statements_of(graph: Graph, predicate: URIRef, multi: bool) -> Iterator[tuple]:
+    """The statements of ``predicate``: triples, or ``(s, p, o, graph name)`` quads."""
+    if multi:
+        return ((s, p, o, _name(c)) for s, p, o, c in graph.quads((None, predicate, None, None)))
+    return graph.triples((None, predicate, None))
+
+
+def _add_links(graph: Graph, links: List[tuple], mapping: Dict[URIRef, URIRef], multi: bool) -> None:
+    """Adds the links of the collapse, in their graphs (named as mapped)."""
+    if multi:
+        graph.addN((s, p, o, graph.get_context(mapping.get(name, name))) for s, p, o, name in links)
+    else:
+        for link in links:
+            graph.add(link)
 
 
 def _rewrite_memory(fast: MemoryGraph, changed: Changed, invalid: Dict[URIRef, str]) -> Tuple[Counter, int]:

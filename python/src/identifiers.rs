@@ -3,6 +3,7 @@
 
 use crate::errors::{id_error, invalid_identifier, value_error};
 use crate::policy::{PyPolicy, py_repr, registry_of};
+use pidcanon::mapping::IriMapping;
 use pidcanon::{Canonical, IdError, Kind, Registry};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
@@ -580,6 +581,21 @@ pub(crate) fn _canonical_terms<'py>(
 ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
     let py = terms.py();
     let registry = registry_of(policy);
+    let (objects, iris) = iris_of(terms, iri_type)?;
+    let unmapped = IriMapping::new();
+    let results = py.detach(|| {
+        iris.iter()
+            .map(|iri| unmapped.rewrite_iri(&registry, iri))
+            .collect()
+    });
+    terms_dicts(iri_type, &objects, &iris, results)
+}
+
+/// The terms of `iri_type` among `terms`, and their IRIs (borrowed, to be read without the GIL).
+pub(crate) fn iris_of<'py>(
+    terms: &Bound<'py, PyAny>,
+    iri_type: &Bound<'py, PyType>,
+) -> PyResult<(Vec<Bound<'py, PyAny>>, Vec<PyBackedStr>)> {
     let mut objects = Vec::new();
     let mut iris = Vec::new();
     for term in terms.try_iter()? {
@@ -589,33 +605,33 @@ pub(crate) fn _canonical_terms<'py>(
             objects.push(term);
         }
     }
-    let results: Vec<_> = py.detach(|| {
-        iris.iter()
-            .map(|iri| match registry.canonicalize_claimed(iri) {
-                Some(Ok(Canonical {
-                    iri: Cow::Owned(canonical),
-                    kind,
-                })) if canonical != **iri => Some(Ok((canonical, kind))),
-                Some(Err(e)) => Some(Err(e.to_string())),
-                _ => None,
-            })
-            .collect()
-    });
+    Ok((objects, iris))
+}
+
+/// `_canonical_terms`'s dicts of the terms `objects` (whose IRIs are `iris`), from what each
+/// IRI becomes (`IriMapping::rewrite_iri`).
+pub(crate) fn terms_dicts<'py>(
+    iri_type: &Bound<'py, PyType>,
+    objects: &[Bound<'py, PyAny>],
+    iris: &[PyBackedStr],
+    results: Vec<Result<Option<(String, Kind)>, IdError>>,
+) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+    let py = iri_type.py();
     let existing: HashMap<&str, &Bound<'py, PyAny>> =
-        iris.iter().map(|iri| &**iri).zip(&objects).collect();
+        iris.iter().map(|iri| &**iri).zip(objects).collect();
     let changed = PyDict::new(py);
     let invalid = PyDict::new(py);
     for (term, result) in objects.iter().zip(results) {
         match result {
-            Some(Ok((canonical, kind))) => {
+            Ok(Some((canonical, kind))) => {
                 let new = match existing.get(canonical.as_str()) {
                     Some(&same) => same.clone(),
                     None => iri_type.call1((canonical,))?,
                 };
                 changed.set_item(term, (new, kind.as_str()))?;
             }
-            Some(Err(message)) => invalid.set_item(term, message)?,
-            None => {}
+            Err(error) => invalid.set_item(term, error.to_string())?,
+            Ok(None) => {}
         }
     }
     Ok((changed, invalid))

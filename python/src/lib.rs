@@ -1,6 +1,7 @@
 //! `pidcanon._pidcanon`: the Python binding of the pidcanon library. The Python package
 //! `pidcanon` re-exports it and adds the rdflib and pyoxigraph helpers.
 
+mod equivalence;
 mod errors;
 mod identifiers;
 mod policy;
@@ -35,6 +36,7 @@ fn _pidcanon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(identifiers::is_doi, m)?)?;
     m.add_function(wrap_pyfunction!(identifiers::is_handle, m)?)?;
     m.add_function(wrap_pyfunction!(identifiers::_canonical_terms, m)?)?;
+    m.add_function(wrap_pyfunction!(equivalence::_mapped_terms, m)?)?;
     m.add_function(wrap_pyfunction!(rewrite::rewrite, m)?)?;
     Ok(())
 }

@@ -2,10 +2,10 @@
 //! rewriter into a path or a file object, as `pidcanon rewrite` does. Every call into
 //! `pidcanon::rewrite` is in this file.
 
+use crate::equivalence::{Equivalence, EquivalenceError};
 use crate::errors::{Place, invalid_identifier, syntax_error, value_error};
 use crate::policy::{PyPolicy, policy_of};
 use crate::streams::{PyReader, PyWriter};
-use pidcanon::collapse::{CollapseOptions, CollectError};
 use pidcanon::rewrite::{
     Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, SyntaxError,
 };
@@ -327,63 +327,25 @@ impl Options {
 /// Why a rewrite failed.
 enum Failed {
     Rewrite(RewriteError),
-    Collect(CollectError),
-    /// Classes larger than the limit, which may not be collapsed: what to say.
-    LargeClasses(String),
+    /// The rename table or the classes.
+    Mapping(EquivalenceError),
 }
 
-/// The options of `collapse=True`.
-fn collapse_options(
-    predicates: Vec<String>,
-    max_class: usize,
-    allow_large_classes: bool,
-    drop_reflexive: bool,
-) -> PyResult<CollapseOptions> {
-    let mut options = CollapseOptions::default();
-    for predicate in predicates {
-        pidcanon::iri::validate(&predicate)
-            .map_err(|e| value_error(format!("equivalence predicate <{predicate}>: {e}")))?;
-        if !options.predicates.contains(&predicate) {
-            options.predicates.push(predicate);
-        }
-    }
-    options.max_class = max_class;
-    options.collapse_large = allow_large_classes;
-    options.drop_reflexive = drop_reflexive;
-    Ok(options)
-}
-
-/// `rewriter` with the classes of `source` collapsed: the first pass reads it as `rewriter`
-/// reads it.
-fn collapsed(
+/// `rewriter` with the rename table and the classes of `equivalence`: the first pass reads
+/// `source` as `rewriter` reads it.
+fn mapped(
     rewriter: Rewriter,
-    options: &CollapseOptions,
+    equivalence: &Equivalence,
     source: &Source,
     name: &str,
-) -> Result<Rewriter, Failed> {
-    let mut collector = options.collector(rewriter.registry(), None);
-    let input = source
-        .open(name)
-        .map_err(|e| Failed::Collect(CollectError::Io(e)))?;
-    collector
-        .read_as(&rewriter, input, 0)
-        .map_err(Failed::Collect)?;
-    let classes = options.finish(collector);
-    let large = classes.large_classes();
-    if !large.is_empty() && !options.collapse_large {
-        let sizes: Vec<String> = large
-            .iter()
-            .map(|class| format!("{} (representative <{}>)", class.size, class.representative))
-            .collect();
-        return Err(Failed::LargeClasses(format!(
-            "{} equivalence classes larger than max_class={} ({}): nothing written; fix the \
-             statements that joined them, raise max_class, or pass allow_large_classes=True",
-            large.len(),
-            options.max_class,
-            sizes.join(", ")
-        )));
-    }
-    Ok(rewriter.with_mapping(options.mapping(None, classes)))
+) -> Result<Rewriter, EquivalenceError> {
+    let mapping = equivalence.mapping(rewriter.registry(), |collector| {
+        collector.read_as(&rewriter, source.open(name)?, 0)
+    })?;
+    Ok(match mapping {
+        Some(mapping) => rewriter.with_mapping(mapping),
+        None => rewriter,
+    })
 }
 
 /// The sidecar outputs: `links`, `map`, `rejects`.
@@ -487,17 +449,22 @@ fn place(source: &str, location: Location) -> Place<'_> {
 ///     unless ``allow_large_classes``.
 /// :param allow_large_classes: collapse classes larger than ``max_class`` too.
 /// :param drop_reflexive: drop equivalence statements whose two sides become one IRI.
+/// :param equivalences: with ``collapse``, files of equivalent IRIs (``--equivalences``), a
+///     pair ``iri<TAB>iri`` a line (as ``map`` writes them), joined to the classes.
+/// :param rename: a file of renames (``--rename``), ``old<TAB>new`` a line (any spelling of
+///     ``old``): every occurrence of ``old`` becomes ``new``, before the classes are gathered.
 /// :raises RdfSyntaxError: when the input is not valid in its format.
 /// :raises InvalidIdentifier: with ``fail_on_invalid``.
 /// :raises OSError: when a file cannot be read or written; an exception raised by a file
 ///     object's ``read`` or ``write`` comes through as it is.
 /// :raises ValueError: for an unknown format, a bad base IRI, named graphs into a triple format,
-///     classes larger than ``max_class``.
+///     classes larger than ``max_class``, a ``rename`` or ``equivalences`` file with bad lines
+///     (``path:line: problem`` each).
 ///
 /// Invalid identifiers left unchanged, syntax errors skipped and warnings are logged on the
 /// ``pidcanon`` logger (``logging.getLogger("pidcanon")``) with the command line's messages.
 #[pyfunction]
-#[pyo3(signature = (source, destination, *, format = None, to = None, base = None, dedup = false, policy = None, fail_on_invalid = false, skip_syntax_errors = false, keep_signed = false, threads = None, links = None, map = None, rejects = None, collapse = false, equivalence_predicates = None, max_class = 1000, allow_large_classes = false, drop_reflexive = false))]
+#[pyo3(signature = (source, destination, *, format = None, to = None, base = None, dedup = false, policy = None, fail_on_invalid = false, skip_syntax_errors = false, keep_signed = false, threads = None, links = None, map = None, rejects = None, collapse = false, equivalence_predicates = None, max_class = 1000, allow_large_classes = false, drop_reflexive = false, equivalences = None, rename = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn rewrite(
     py: Python<'_>,
@@ -520,21 +487,22 @@ pub(crate) fn rewrite(
     max_class: usize,
     allow_large_classes: bool,
     drop_reflexive: bool,
+    equivalences: Option<Vec<PathBuf>>,
+    rename: Option<PathBuf>,
 ) -> PyResult<PyReport> {
     let (mut source, name, source_path) = Source::new(source)?;
-    let collapse = collapse
-        .then(|| {
-            collapse_options(
-                equivalence_predicates.unwrap_or_default(),
-                max_class,
-                allow_large_classes,
-                drop_reflexive,
-            )
-        })
-        .transpose()?;
+    let policy = policy_of(policy);
+    let equivalence = Equivalence::new(
+        &policy,
+        rename,
+        collapse,
+        equivalence_predicates,
+        equivalences,
+        (max_class, allow_large_classes, drop_reflexive),
+    )?;
     // Read twice: a stream is copied to a temporary file first.
-    let _spooled = match (&collapse, &source) {
-        (Some(_), Source::Stream(_)) => {
+    let _spooled = match (collapse, &source) {
+        (true, Source::Stream(_)) => {
             let mut temp = tempfile::NamedTempFile::new()?;
             io::copy(&mut source.open(&name)?, &mut temp)?;
             temp.flush()?;
@@ -576,7 +544,7 @@ pub(crate) fn rewrite(
         threads: threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
     };
-    let registry = Registry::from_policy(&policy_of(policy)).map_err(value_error)?;
+    let registry = Registry::from_policy(&policy).map_err(value_error)?;
     let logger = Logger {
         logger: py
             .import("logging")?
@@ -586,8 +554,8 @@ pub(crate) fn rewrite(
     };
     let result = py.detach(|| {
         let mut rewriter = options.rewriter(registry).map_err(Failed::Rewrite)?;
-        if let Some(options) = &collapse {
-            rewriter = collapsed(rewriter, options, &source, &name)?;
+        if !equivalence.is_empty() {
+            rewriter = mapped(rewriter, &equivalence, &source, &name).map_err(Failed::Mapping)?;
         }
         run(
             &rewriter,
@@ -601,8 +569,7 @@ pub(crate) fn rewrite(
     });
     let report = result.map_err(|e| match e {
         Failed::Rewrite(e) => rewrite_error(py, &name, e),
-        Failed::Collect(e) => value_error(format!("{name}: {e}")),
-        Failed::LargeClasses(message) => value_error(format!("{name}: {message}")),
+        Failed::Mapping(e) => e.into_py(Some(&name), "written"),
     })?;
     output.commit()?;
     for sink in sidecars.into_iter().flatten() {

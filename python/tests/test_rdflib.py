@@ -296,6 +296,156 @@ def test_fast_path_renames_every_position_and_merges(monkeypatch):
     assert all(table == set(generic) for table in index_triples(g))
 
 
+SAME_AS = "http://www.w3.org/2002/07/owl#sameAs"
+EXACT_MATCH = "http://www.w3.org/2004/02/skos/core#exactMatch"
+# Statements of the collapse's every case: a class of four spellings across schemes, a reflexive
+# statement once canonical, another predicate's class, a renamed IRI, and equivalence
+# statements that are not between two valid IRIs (a literal, a blank node, an invalid PID).
+COLLAPSE_STATEMENTS = [
+    ("<http://example.org/a>", SAME_AS, "<info:fedora/demo%3Ab>"),
+    ("<info:fedora/demo%3Ab>", SAME_AS, "<hdl://10013/c>"),
+    ("<hdl:10013/c>", SAME_AS, "<http://dx.doi.org/10.5555/R>"),
+    ("<http://example.org/a>", DCT + "title", '"A"'),
+    ("<http://example.org/a>", DCT + "relation", "<info:fedora/demo:b>"),
+    ("<info:fedora/demo:b>", SAME_AS, "<info:fedora/demo%3ab>"),
+    ("<https://doi.org/10.5555/r>", SAME_AS, "<https://doi.org/10.5555/r>"),
+    ("<http://example.org/p>", EXACT_MATCH, "<http://example.org/q>"),
+    ("<http://example.org/q>", DCT + "title", '"Q"'),
+    ("<http://example.org/old>", SAME_AS, "<http://example.org/x>"),
+    ("<http://example.org/x>", SAME_AS, '"a literal"'),
+    ("_:b", SAME_AS, "<http://example.org/a>"),
+    ("<info:fedora/no-colon>", SAME_AS, "<http://example.org/a>"),
+]
+# The named graphs of the N-Quads version, in turn (one is named by a class member).
+COLLAPSE_GRAPHS = ["", " <info:fedora/demo%3Ab>", " <http://example.org/g>"]
+
+
+def collapse_graph(multi):
+    lines = [
+        f"{s} <{p}> {o}{COLLAPSE_GRAPHS[i % 3] if multi else ''} .\n"
+        for i, (s, p, o) in enumerate(COLLAPSE_STATEMENTS)
+    ]
+    g = Dataset() if multi else Graph()
+    g.parse(data="".join(lines), format="nquads" if multi else "nt")
+    return g
+
+
+def collapse_case(name, tmp_path):
+    """The CLI's flags and canonicalize_graph's keyword arguments of one case."""
+    rename = tmp_path / "rename.tsv"
+    rename.write_text("http://example.org/old\thttp://example.org/new\n", encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(
+        "# a comment\nhttp://example.org/q\thttp://example.org/r\nhttp://example.org/z\thdl://10013/c\n"
+    )
+    policy = tmp_path / "policy.toml"
+    policy.write_text('representative_order = ["fedora-object"]\n', encoding="utf-8")
+    return {
+        "collapse": (["--collapse"], {"collapse": True}),
+        "predicate, reflexive dropped": (
+            ["--collapse", "--equivalence-predicate", EXACT_MATCH, "--drop-reflexive"],
+            {"collapse": True, "equivalence_predicates": [EXACT_MATCH], "drop_reflexive": True},
+        ),
+        "rename": (["--rename", str(rename)], {"rename": rename}),
+        "rename, pairs files": (
+            [
+                "--collapse",
+                "--equivalence-predicate",
+                EXACT_MATCH,
+                "--equivalences",
+                str(pairs),
+                "--rename",
+                str(rename),
+            ],
+            {
+                "collapse": True,
+                "equivalence_predicates": [EXACT_MATCH],
+                "equivalences": [pairs],
+                "rename": str(rename),
+            },
+        ),
+        "large classes allowed": (
+            ["--collapse", "--max-class", "2", "--allow-large-classes"],
+            {"collapse": True, "max_class": 2, "allow_large_classes": True},
+        ),
+        "policy's order": (
+            ["--collapse", "--policy", str(policy)],
+            {"collapse": True, "policy": pidcanon.Policy.from_file(policy)},
+        ),
+    }[name]
+
+
+COLLAPSE_CASES = [
+    "collapse",
+    "predicate, reflexive dropped",
+    "rename",
+    "rename, pairs files",
+    "large classes allowed",
+    "policy's order",
+]
+
+
+@pytest.mark.parametrize("case", COLLAPSE_CASES)
+@pytest.mark.parametrize("multi", [False, True], ids=["graph", "dataset"])
+def test_collapse_and_rename_give_the_cli_statements(pidcanon_cli, tmp_path, case, multi, path):
+    flags, kwargs = collapse_case(case, tmp_path)
+    g = collapse_graph(multi)
+    original = quads(g)
+    result, report = canonicalize_graph(g, **kwargs)
+    assert quads(g) == original, "the input graph changed"
+    fmt = "nq" if multi else "nt"
+    cli = run_cli(pidcanon_cli, ["rewrite", "-q", "-i", fmt, *flags], original)
+    assert cli.returncode == 0, cli.stderr.decode()
+    expected = Dataset() if multi else Graph()
+    expected.parse(data=cli.stdout, format="nquads" if multi else "nt")
+    assert same_graph(result, expected), quads(result).decode()
+    # Not the plain canonicalization: every case maps more.
+    assert not same_graph(result, canonicalize_graph(g)[0])
+    assert report.statements_read == count(g) == len(COLLAPSE_STATEMENTS)
+    assert report.statements_written == count(result)
+    same, again = canonicalize_graph(g, inplace=True, **kwargs)
+    assert same is g and same_graph(g, expected) and again == report
+    if MemoryGraph.of(g) is not None:
+        assert all(table == set(g) for table in index_triples(g))
+
+
+def test_collapse_refuses_a_large_class_and_changes_nothing(path):
+    g = collapse_graph(False)
+    before = set(g)
+    with pytest.raises(
+        ValueError,
+        match=r"^1 equivalence classes larger than max_class=3 \(4 \(representative <https://doi.org/10.5555/r>\)\): "
+        r"nothing changed; .* pass allow_large_classes=True$",
+    ):
+        canonicalize_graph(g, inplace=True, collapse=True, max_class=3)
+    assert set(g) == before
+
+
+@pytest.mark.parametrize("argument", ["rename", "equivalences"])
+def test_a_bad_pairs_file_names_the_file_and_its_lines(tmp_path, argument):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text(
+        "http://e/a\thttp://e/b\nonly-one-column\nhttp://e/c\tinfo:fedora/no-colon\n", encoding="utf-8"
+    )
+    g = collapse_graph(False)
+    before = set(g)
+    with pytest.raises(ValueError) as raised:
+        canonicalize_graph(
+            g, inplace=True, collapse=True, **{argument: bad if argument == "rename" else [bad]}
+        )
+    lines = str(raised.value).splitlines()
+    assert [line.split(": ")[0] for line in lines] == [f"{bad}:2", f"{bad}:3"]
+    assert "expected two IRIs separated by a tab" in lines[0] and "<info:fedora/no-colon>" in lines[1]
+    missing = tmp_path / "missing.tsv"
+    with pytest.raises(FileNotFoundError, match=str(missing)):
+        canonicalize_graph(
+            g, inplace=True, collapse=True, **{argument: missing if argument == "rename" else [missing]}
+        )
+    assert set(g) == before
+    with pytest.raises(ValueError, match="pass collapse=True"):
+        canonicalize_graph(g, equivalences=[bad])
+
+
 @pytest.mark.parametrize(
     "graph", [None, "not a graph", [(URIRef("http://a"), URIRef("http://b"), Literal("c"))]]
 )

@@ -281,3 +281,76 @@ def test_collapse_refuses_classes_over_max_class_and_writes_nothing(tmp_path):
         pidcanon.rewrite(
             SAME_AS, io.BytesIO(), format="ttl", collapse=True, equivalence_predicates=["not an iri"]
         )
+
+
+def test_rename_equivalences_and_the_policys_order_give_the_cli_output(pidcanon_cli, tmp_path):
+    path = tmp_path / "same.ttl"
+    path.write_bytes(SAME_AS)
+    rename = tmp_path / "rename.tsv"
+    rename.write_text("http://example.org/p\thttp://example.org/renamed\n", encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("http://example.org/q\thttp://example.org/a\n", encoding="utf-8")
+    policy = tmp_path / "policy.toml"
+    policy.write_text('representative_order = ["fedora-object"]\n', encoding="utf-8")
+    cases = [
+        (["--rename", str(rename)], {"rename": rename}),
+        (
+            [
+                *COLLAPSE_OPTIONS,
+                "--equivalences",
+                str(pairs),
+                "--rename",
+                str(rename),
+                "--policy",
+                str(policy),
+            ],
+            {
+                "collapse": True,
+                "equivalence_predicates": ["http://www.w3.org/2004/02/skos/core#exactMatch"],
+                "equivalences": [str(pairs)],
+                "rename": str(rename),
+                "policy": pidcanon.Policy.from_file(policy),
+            },
+        ),
+    ]
+    for flags, kwargs in cases:
+        out = io.BytesIO()
+        pidcanon.rewrite(io.BytesIO(SAME_AS), out, format="ttl", to="nt", **kwargs)
+        cli = run_cli(pidcanon_cli, ["rewrite", "-q", "--to", "nt", *flags, str(path)], b"")
+        assert cli.returncode == 0, cli.stderr
+        assert out.getvalue() == cli.stdout, flags
+        assert out.getvalue() != rewritten(SAME_AS, format="ttl", to="nt"), flags
+    # Renamed, joined to the first class by the pairs file, which the Fedora PID represents.
+    assert b'<info:fedora/demo:b> <http://purl.org/dc/terms/title> "Q" .' in out.getvalue()
+    assert (
+        b"<info:fedora/demo:b> <http://www.w3.org/2004/02/skos/core#exactMatch> <http://example.org/renamed> ."
+        in out.getvalue()
+    )
+
+
+@pytest.mark.parametrize("argument", ["rename", "equivalences"])
+def test_a_bad_pairs_file_names_the_file_and_its_lines_and_nothing_is_written(tmp_path, argument):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("# old\tnew\nhttp://e/a\thttp://e/b\nhttp://e/a\thttp://e/c\n", encoding="utf-8")
+    destination = tmp_path / "out.nt"
+    value = bad if argument == "rename" else [bad]
+    if argument == "rename":
+        match = rf"^{re.escape(str(bad))}:3: <http://e/a> is renamed to <http://e/c> here but to <http://e/b> on line 2$"
+    else:
+        bad.write_text("http://e/a\thttp://e/b\nhttp://e/a\n", encoding="utf-8")
+        match = rf"^{re.escape(str(bad))}:2: expected two IRIs separated by a tab"
+    with pytest.raises(ValueError, match=match):
+        pidcanon.rewrite(SAME_AS, destination, format="ttl", collapse=True, **{argument: value})
+    assert not destination.exists()
+    missing = tmp_path / "missing.tsv"
+    with pytest.raises(FileNotFoundError, match=re.escape(str(missing))):
+        pidcanon.rewrite(
+            SAME_AS,
+            destination,
+            format="ttl",
+            collapse=True,
+            **{argument: missing if argument == "rename" else [missing]},
+        )
+    assert not destination.exists()
+    with pytest.raises(ValueError, match="pass collapse=True"):
+        pidcanon.rewrite(SAME_AS, destination, format="ttl", equivalences=[bad])
