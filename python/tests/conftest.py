@@ -81,6 +81,95 @@ def options(text: str) -> Tuple[Optional[str], pidcanon.Policy]:
     return scheme, pidcanon.Policy(**kwargs)
 
 
+# The collapse's cases, shared by the rdflib and pyoxigraph tests.
+SAME_AS = "http://www.w3.org/2002/07/owl#sameAs"
+EXACT_MATCH = "http://www.w3.org/2004/02/skos/core#exactMatch"
+# Statements of the collapse's every case: a class of four spellings across schemes, a reflexive
+# statement once canonical, another predicate's class, a renamed IRI, and equivalence
+# statements that are not between two valid IRIs (a literal, a blank node, an invalid PID).
+COLLAPSE_STATEMENTS = [
+    ("<http://example.org/a>", SAME_AS, "<info:fedora/demo%3Ab>"),
+    ("<info:fedora/demo%3Ab>", SAME_AS, "<hdl://10013/c>"),
+    ("<hdl:10013/c>", SAME_AS, "<http://dx.doi.org/10.5555/R>"),
+    ("<http://example.org/a>", "http://purl.org/dc/terms/title", '"A"'),
+    ("<http://example.org/a>", "http://purl.org/dc/terms/relation", "<info:fedora/demo:b>"),
+    ("<info:fedora/demo:b>", SAME_AS, "<info:fedora/demo%3ab>"),
+    ("<https://doi.org/10.5555/r>", SAME_AS, "<https://doi.org/10.5555/r>"),
+    ("<http://example.org/p>", EXACT_MATCH, "<http://example.org/q>"),
+    ("<http://example.org/q>", "http://purl.org/dc/terms/title", '"Q"'),
+    ("<http://example.org/old>", SAME_AS, "<http://example.org/x>"),
+    ("<http://example.org/x>", SAME_AS, '"a literal"'),
+    ("_:b", SAME_AS, "<http://example.org/a>"),
+    ("<info:fedora/no-colon>", SAME_AS, "<http://example.org/a>"),
+]
+# The named graphs of the N-Quads version, in turn (one is named by a class member).
+COLLAPSE_GRAPHS = ["", " <info:fedora/demo%3Ab>", " <http://example.org/g>"]
+
+
+def collapse_statements(multi: bool) -> str:
+    """``COLLAPSE_STATEMENTS`` as N-Triples, or as N-Quads in ``COLLAPSE_GRAPHS`` in turn."""
+    return "".join(
+        f"{s} <{p}> {o}{COLLAPSE_GRAPHS[i % 3] if multi else ''} .\n"
+        for i, (s, p, o) in enumerate(COLLAPSE_STATEMENTS)
+    )
+
+
+def collapse_case(name: str, tmp_path: Path) -> Tuple[List[str], dict]:
+    """The CLI's flags and the Python functions' keyword arguments of one case of the
+    collapse (its files written into ``tmp_path``)."""
+    rename = tmp_path / "rename.tsv"
+    rename.write_text("http://example.org/old\thttp://example.org/new\n", encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(
+        "# a comment\nhttp://example.org/q\thttp://example.org/r\nhttp://example.org/z\thdl://10013/c\n"
+    )
+    policy = tmp_path / "policy.toml"
+    policy.write_text('representative_order = ["fedora-object"]\n', encoding="utf-8")
+    return {
+        "collapse": (["--collapse"], {"collapse": True}),
+        "predicate, reflexive dropped": (
+            ["--collapse", "--equivalence-predicate", EXACT_MATCH, "--drop-reflexive"],
+            {"collapse": True, "equivalence_predicates": [EXACT_MATCH], "drop_reflexive": True},
+        ),
+        "rename": (["--rename", str(rename)], {"rename": rename}),
+        "rename, pairs files": (
+            [
+                "--collapse",
+                "--equivalence-predicate",
+                EXACT_MATCH,
+                "--equivalences",
+                str(pairs),
+                "--rename",
+                str(rename),
+            ],
+            {
+                "collapse": True,
+                "equivalence_predicates": [EXACT_MATCH],
+                "equivalences": [pairs],
+                "rename": str(rename),
+            },
+        ),
+        "large classes allowed": (
+            ["--collapse", "--max-class", "2", "--allow-large-classes"],
+            {"collapse": True, "max_class": 2, "allow_large_classes": True},
+        ),
+        "policy's order": (
+            ["--collapse", "--policy", str(policy)],
+            {"collapse": True, "policy": pidcanon.Policy.from_file(policy)},
+        ),
+    }[name]
+
+
+COLLAPSE_CASES = [
+    "collapse",
+    "predicate, reflexive dropped",
+    "rename",
+    "rename, pairs files",
+    "large classes allowed",
+    "policy's order",
+]
+
+
 class RealFile(NamedTuple):
     path: Path
     format: str

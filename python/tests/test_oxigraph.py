@@ -2,7 +2,17 @@
 store holds what the command line writes for the same file, blank nodes keep their ids."""
 
 import pytest
-from conftest import BASE, FIXTURES, PIDCANON_FORMATS, real_files, require, run_cli
+from conftest import (
+    BASE,
+    COLLAPSE_CASES,
+    FIXTURES,
+    PIDCANON_FORMATS,
+    collapse_case,
+    collapse_statements,
+    real_files,
+    require,
+    run_cli,
+)
 
 pyoxigraph = require("pyoxigraph", "pip install pyoxigraph (or pip install 'pidcanon[test]')")
 from pyoxigraph import BlankNode, DefaultGraph, Literal, NamedNode, Quad, RdfFormat, Store  # noqa: E402
@@ -149,3 +159,43 @@ def test_a_store_that_is_not_a_store_is_a_type_error_naming_the_argument(store):
         TypeError, match=r"canonicalize_store: argument 'store' must be a pyoxigraph Store, not "
     ):
         canonicalize_store(store)
+
+
+@pytest.mark.parametrize("case", COLLAPSE_CASES)
+@pytest.mark.parametrize("inplace", [True, False])
+def test_collapse_and_rename_give_the_cli_quads(pidcanon_cli, tmp_path, case, inplace):
+    flags, kwargs = collapse_case(case, tmp_path)
+    data = collapse_statements(True).encode()
+    store = Store()
+    store.extend(pyoxigraph.parse(data, format=RdfFormat.N_QUADS, rename_blank_nodes=False))
+    before = set(store)
+    cli = run_cli(pidcanon_cli, ["rewrite", "-q", "-i", "nq", *flags], data)
+    assert cli.returncode == 0, cli.stderr.decode()
+    expected = parsed(cli.stdout, RdfFormat.N_QUADS)
+    assert expected != parsed(
+        run_cli(pidcanon_cli, ["rewrite", "-q", "-i", "nq"], data).stdout, RdfFormat.N_QUADS
+    )
+    result, report = canonicalize_store(store, inplace=inplace, **kwargs)
+    assert (result is store) == inplace
+    assert set(result) == expected
+    assert set(store) == (expected if inplace else before)
+    assert report.statements_read == len(before) and report.statements_written == len(expected)
+
+
+def test_a_reflexive_statement_dropped_changes_the_store_though_no_iri_is_rewritten():
+    same_as = NamedNode("http://www.w3.org/2002/07/owl#sameAs")
+    store = Store()
+    store.add(Quad(NamedNode("hdl:10013/x"), same_as, NamedNode("hdl:10013/x")))
+    result, report = canonicalize_store(store, collapse=True, drop_reflexive=True)
+    assert result is store and len(store) == 0 and report.rewritten_total == 0
+
+
+def test_collapse_refuses_a_large_class_and_leaves_the_store(tmp_path):
+    store = Store()
+    store.extend(pyoxigraph.parse(collapse_statements(True).encode(), format=RdfFormat.N_QUADS))
+    before = set(store)
+    with pytest.raises(
+        ValueError, match=r"1 equivalence classes larger than max_class=3 .*: nothing written"
+    ):
+        canonicalize_store(store, collapse=True, max_class=3)
+    assert set(store) == before
