@@ -10,7 +10,7 @@ use oxrdf::{GraphName, NamedNode, Quad};
 use pidcanon::collapse::{CollapseOptions, CollectError, Collector};
 use pidcanon::equivalence::Equivalences;
 use pidcanon::mapping::IriMapping;
-use pidcanon::pairs::{PairFileError, read_pairs_file};
+use pidcanon::mapping::{PairFileError, read_pairs_file};
 use pidcanon::rename::RenameTable;
 use pidcanon::{Policy, Registry};
 use pyo3::prelude::*;
