@@ -1,18 +1,18 @@
 //! FOXML input for `pidcanon rewrite` / `check`: FOXML files and whole Fedora 3 `objectStore`
-//! trees, read on several threads (one object per file), each object's statements rewritten
-//! through the session in the files' order.
+//! trees, read on several threads (one object per file), each object's statements handed on
+//! (to the session, or to the first pass of `--collapse`) in the files' order.
 
 use super::files::Input;
 use super::named::with_name;
 use indicatif::{ProgressBar, ProgressStyle};
-use oxrdf::{GraphName, NamedNode};
+use oxrdf::{GraphName, NamedNode, Quad};
 use pidcanon::foxml::{
     FoxmlError, FoxmlObject, FoxmlOptions, NotFollowed, ObjectStore, PidIndex, looks_like_foxml,
     read_objects,
 };
-use pidcanon::rewrite::{Location, RewriteError, Session};
+use pidcanon::rewrite::{Location, RewriteError};
 use std::fs::File;
-use std::io::{self, BufReader, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 
 /// How FOXML inputs are read.
@@ -60,11 +60,11 @@ fn starts_like_foxml(path: &Path) -> bool {
         .is_ok_and(|_| looks_like_foxml(&prefix))
 }
 
-/// An object's statements as N-Quads with where each is in the file, and what its legacy
-/// RDF/XML earned.
+/// An object's statements with where each is in the file, and what its legacy RDF/XML earned.
 struct Converted {
-    nquads: Vec<u8>,
-    origins: Vec<Location>,
+    quads: Vec<(Quad, Location)>,
+    /// The size of the file.
+    bytes: u64,
     warnings: Vec<(Location, String)>,
     /// The object's PID, and where it is written.
     pid: String,
@@ -134,13 +134,9 @@ fn location_at(bytes: &[u8], offset: u64) -> Location {
     Location::new(line, column)
 }
 
-/// One FOXML object's statements as N-Quads; `bytes` are the file's, when it was read whole.
-fn convert(
-    object: Result<FoxmlObject, FoxmlError>,
-    bytes: Option<&[u8]>,
-    run: &FoxmlRun,
-) -> Result<Converted, Unreadable> {
-    let object = object.map_err(|e| Unreadable::foxml(&e, bytes))?;
+/// The statements of the FOXML object `bytes`.
+fn convert(bytes: &[u8], run: &FoxmlRun) -> Result<Converted, Unreadable> {
+    let object = FoxmlObject::parse(bytes).map_err(|e| Unreadable::foxml(&e, Some(bytes)))?;
     let graph = if run.named_graphs {
         let iri =
             NamedNode::new(object.iri()).map_err(|e| Unreadable::syntax(format!("PID: {e}")))?;
@@ -154,16 +150,9 @@ fn convert(
             warnings.push((at, format!("{datastream}: {warning}")));
         })
         .map_err(|e| Unreadable::foxml(&e, None))?;
-    let mut nquads = Vec::with_capacity(quads.len() * 128);
-    let mut origins = Vec::with_capacity(quads.len());
-    for (quad, at) in quads {
-        // Writing to a Vec cannot fail.
-        let _ = writeln!(nquads, "{quad} .");
-        origins.push(at);
-    }
     Ok(Converted {
-        nquads,
-        origins,
+        quads,
+        bytes: bytes.len() as u64,
         warnings,
         pid: object.pid.clone(),
         pid_at: object.pid_at,
@@ -172,26 +161,43 @@ fn convert(
 
 fn convert_file(path: &Path, run: &FoxmlRun) -> Result<Converted, Unreadable> {
     let bytes = std::fs::read(path).map_err(|e| Unreadable::io(&e))?;
-    convert(FoxmlObject::parse(&bytes), Some(&bytes), run)
+    convert(&bytes, run)
 }
 
-/// Rewrites every FOXML input into the session. `on_object` hears each object's path before
-/// its statements are rewritten (for the diagnostics); under `--lenient`, `on_skip` hears each
+fn convert_stdin(run: &FoxmlRun) -> Result<Converted, Unreadable> {
+    let mut bytes = Vec::new();
+    io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|e| Unreadable::io(&e))?;
+    convert(&bytes, run)
+}
+
+/// Hands the statements of every FOXML input, one object at a time, to `rewrite`, and gives
+/// the number of bytes of FOXML read. `on_object` hears each object's path before its
+/// statements are handed on (for the diagnostics); under `--lenient`, `on_skip` hears each
 /// file (or directory) that is skipped, with why: its name is empty for a directory that
 /// could not be listed (the message names it).
-pub(crate) fn feed<W: Write>(
-    session: &mut Session<'_, W>,
+pub(crate) fn feed(
     inputs: &[Input],
     run: &FoxmlRun,
     on_object: &dyn Fn(&str),
     on_skip: &mut dyn FnMut(&str, &Unreadable),
-) -> Result<(), RewriteError> {
+    rewrite: &mut dyn FnMut(Vec<(Quad, Location)>) -> Result<(), RewriteError>,
+) -> Result<u64, RewriteError> {
+    let mut bytes = 0;
+    let mut take = |name: &str,
+                    converted: Result<Converted, Unreadable>,
+                    on_skip: &mut dyn FnMut(&str, &Unreadable)| {
+        if let Ok(converted) = &converted {
+            bytes += converted.bytes;
+        }
+        take(name, converted, run, on_skip, rewrite)
+    };
     for input in inputs {
         on_object(&input.name);
         let Some(root) = &input.path else {
-            let object = FoxmlObject::read(BufReader::new(io::stdin().lock()));
-            let converted = convert(object, None, run);
-            take(session, &input.name, converted, run, on_skip)?;
+            take(&input.name, convert_stdin(run), on_skip)?;
             continue;
         };
         let bar = progress_bar(root, run.quiet);
@@ -227,7 +233,7 @@ pub(crate) fn feed<W: Write>(
                                 object.pid_at, object.pid
                             );
                         }
-                        take(session, &name, converted, run, on_skip)
+                        take(&name, converted, on_skip)
                     }
                     // A link or a special file, not followed (as `find` without -L): named as
                     // a file skipped (and listed by `check`), with or without `--lenient`, and
@@ -240,7 +246,7 @@ pub(crate) fn feed<W: Write>(
                     // A path that could not be walked: the error names it, within the input.
                     Err(e) => {
                         on_object(&input.name);
-                        take(session, "", Err(Unreadable::io(&e)), run, on_skip)
+                        take("", Err(Unreadable::io(&e)), on_skip)
                     }
                 }
             },
@@ -256,17 +262,17 @@ pub(crate) fn feed<W: Write>(
             )));
         }
     }
-    Ok(())
+    Ok(bytes)
 }
 
-/// Rewrites one converted object, or hands on why it could not be read: skipped under
+/// Hands on one converted object's statements, or why it could not be read: skipped under
 /// `--lenient`, fatal otherwise.
-fn take<W: Write>(
-    session: &mut Session<'_, W>,
+fn take(
     name: &str,
     converted: Result<Converted, Unreadable>,
     run: &FoxmlRun,
     on_skip: &mut dyn FnMut(&str, &Unreadable),
+    rewrite: &mut dyn FnMut(Vec<(Quad, Location)>) -> Result<(), RewriteError>,
 ) -> Result<(), RewriteError> {
     match converted {
         Ok(converted) => {
@@ -276,7 +282,7 @@ fn take<W: Write>(
                     let _ = writeln!(stderr, "pidcanon: {name}:{at}: warning: {warning}");
                 }
             }
-            session.rewrite_generated(converted.nquads.as_slice(), converted.origins)
+            rewrite(converted.quads)
         }
         Err(unreadable) if run.lenient => {
             on_skip(name, &unreadable);

@@ -432,9 +432,13 @@ pub(super) fn feed<W: Write>(
     if let Some(run) = hints.foxml {
         let run = FoxmlRun { quiet, ..run };
         let on_object = |name: &str| current.start(name);
-        foxml::feed(&mut session, inputs, &run, &on_object, on_skip)
-            .map_err(|e| failure(&current.name(), e))?;
-        return session.finish().map_err(|e| failure(&current.name(), e));
+        let bytes = foxml::feed(inputs, &run, &on_object, on_skip, &mut |quads| {
+            session.rewrite_located_quads(quads)
+        })
+        .map_err(|e| failure(&current.name(), e))?;
+        let mut report = session.finish().map_err(|e| failure(&current.name(), e))?;
+        report.bytes_read += bytes;
+        return Ok(report);
     }
     for input in inputs {
         current.start(&input.name);

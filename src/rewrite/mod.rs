@@ -31,6 +31,10 @@
 //! - `graph`: any other pair of formats is parsed, mapped and serialized; a Turtle or TriG
 //!   output keeps the prefixes the input declared before its first statement.
 //!
+//! Statements already parsed ([`rewrite_located_quads`](Session::rewrite_located_quads): an
+//! application's, or the command line's FOXML objects) are mapped and written by `graph`
+//! whatever the formats: serialized, or as lines into a line-based output.
+//!
 //! Both find rewrites, invalid identifiers and syntax errors on their workers and leave every
 //! decision about them to the session. Memory stays constant, except for
 //! [`drop_duplicates`](Rewriter::drop_duplicates) (16 bytes of fingerprint per distinct

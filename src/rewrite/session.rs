@@ -8,6 +8,7 @@ use super::fingerprint::Fingerprint;
 use super::{Location, Observer, Recovery, Report, RewriteError, Rewriter, SyntaxError, graph};
 use crate::Kind;
 use crate::mapping::EquivalenceLinks;
+use oxrdf::Quad;
 use std::collections::HashSet;
 use std::fmt;
 use std::io::{self, BufRead, BufWriter, Write};
@@ -16,21 +17,13 @@ use std::ops::Range;
 /// The UTF-8 byte-order mark, which some editors put at the start of a file.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
-/// Where a session writes.
-pub(crate) enum Output<W: Write> {
-    /// Line-based output: the input's lines, with IRIs spliced in.
-    Lines {
-        writer: BufWriter<W>,
-        fingerprints: super::fingerprint::Fingerprints,
-    },
-    /// Serialized output.
-    Graph(graph::GraphOutput<W>),
-}
-
 /// One rewrite in progress: one output, one or more inputs.
 pub struct Session<'s, W: Write> {
     pub(crate) rewriter: &'s Rewriter,
-    pub(crate) output: Output<W>,
+    /// Where the statements go: serialized, or for a line-based rewriter
+    /// ([`Rewriter::line_based`]) the input's lines with IRIs spliced in (and the statements of
+    /// [`Self::rewrite_located_quads`] written as lines).
+    pub(crate) output: graph::GraphOutput<W>,
     observer: Box<dyn Observer + 's>,
     links: Option<Box<dyn Write + 's>>,
     map: Option<Box<dyn Write + 's>>,
@@ -43,9 +36,6 @@ pub struct Session<'s, W: Write> {
     /// The number of the input being rewritten, from 1 (0 before the first; a byte-order mark
     /// is kept only in input 1).
     pub(crate) inputs: u64,
-    /// Where each line of the input being rewritten came from, for generated input
-    /// ([`Self::rewrite_generated`]).
-    origins: Vec<Location>,
     /// The single-threaded line worker, kept from one input to the next.
     pub(crate) serial: Option<Box<super::line::SerialWorker<'s>>>,
     /// The links of `--collapse`, gathered from every worker, written at the end.
@@ -71,17 +61,9 @@ pub(crate) enum Placement {
 impl<'s, W: Write> Session<'s, W> {
     pub(crate) fn new(rewriter: &'s Rewriter, writer: W) -> Self {
         let writer = BufWriter::with_capacity(1 << 16, writer);
-        let output = if rewriter.line_based() {
-            Output::Lines {
-                writer,
-                fingerprints: Default::default(),
-            }
-        } else {
-            Output::Graph(graph::GraphOutput::new(rewriter, writer))
-        };
         Self {
             rewriter,
-            output,
+            output: graph::GraphOutput::new(rewriter, writer),
             observer: Box::new(()),
             links: None,
             map: None,
@@ -90,7 +72,6 @@ impl<'s, W: Write> Session<'s, W> {
             warned: HashSet::new(),
             report: Report::default(),
             inputs: 0,
-            origins: Vec::new(),
             serial: None,
             equivalence_links: EquivalenceLinks::default(),
         }
@@ -186,11 +167,14 @@ impl<'s, W: Write> Session<'s, W> {
         self.rewrite_input(input, Some(base_iri))
     }
 
-    /// Rewrites input generated from another document (FOXML's datastreams, written out as
-    /// N-Quads): what is found on line `n` of `input` is reported at `origins[n - 1]`, where
-    /// that statement is in the document — not at a line of text the user never saw.
+    /// Rewrites statements already parsed, each with where it is in its document, as one
+    /// input: told to the observer, and in the report, at those locations. Blank nodes are
+    /// the input's own, as in a text input: their labels are kept in the first input and made
+    /// this input's in the others; a label a parser made up (a random 128-bit number, as
+    /// `oxrdf` draws them) gets one that is the same on every run, as RDF/XML's nodes do.
     ///
     /// ```
+    /// use oxrdf::{GraphName, NamedNode, Quad};
     /// use pidcanon::rewrite::{Location, Observer, RdfFormat, Rewriter};
     /// use pidcanon::{Kind, Registry};
     ///
@@ -201,36 +185,29 @@ impl<'s, W: Write> Session<'s, W> {
     ///     }
     /// }
     ///
-    /// let rewriter = Rewriter::new(Registry::default()).with_input_format(RdfFormat::NQuads);
+    /// let quad = Quad::new(
+    ///     NamedNode::new("info:fedora/demo%3a1")?,
+    ///     NamedNode::new("http://p")?,
+    ///     NamedNode::new("hdl://10013/x")?,
+    ///     GraphName::DefaultGraph,
+    /// );
+    /// let rewriter = Rewriter::new(Registry::default()).with_output_format(RdfFormat::NTriples);
     /// let mut heard = Heard(Vec::new());
-    /// let mut session = rewriter.session(Vec::new()).with_observer(&mut heard);
-    /// let generated = b"<info:fedora/demo%3a1> <http://p> <hdl://10013/x> .\n";
-    /// session.rewrite_generated(&generated[..], vec![Location::new(37, 25)])?;
+    /// let mut output = Vec::new();
+    /// let mut session = rewriter.session(&mut output).with_observer(&mut heard);
+    /// session.rewrite_located_quads([(quad, Location::new(37, 25))])?;
     /// session.finish()?;
+    /// assert_eq!(output, b"<info:fedora/demo:1> <http://p> <hdl:10013/x> .\n");
     /// assert_eq!(heard.0, ["37:25 info:fedora/demo%3a1", "37:25 hdl://10013/x"]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn rewrite_generated(
+    pub fn rewrite_located_quads(
         &mut self,
-        input: impl BufRead,
-        origins: Vec<Location>,
+        quads: impl IntoIterator<Item = (Quad, Location)>,
     ) -> Result<(), RewriteError> {
-        self.origins = origins;
-        let result = self.rewrite_input(input, None);
-        self.origins.clear();
-        result
-    }
-
-    /// `location` in the input, or where it came from for generated input.
-    fn origin(&self, location: Location) -> Location {
-        location
-            .line()
-            .and_then(|line| {
-                self.origins
-                    .get(usize::try_from(line).ok()?.checked_sub(1)?)
-            })
-            .copied()
-            .unwrap_or(location)
+        self.inputs += 1;
+        let document = DocumentScope::new(self.inputs, self.rewriter.base_iri.as_deref());
+        graph::rewrite_located_quads(self, &mut quads.into_iter(), document)
     }
 
     fn rewrite_input(
@@ -244,20 +221,20 @@ impl<'s, W: Write> Session<'s, W> {
         };
         if input.fill_buf()?.starts_with(BYTE_ORDER_MARK) {
             input.consume(BYTE_ORDER_MARK.len());
-            if let (Output::Lines { writer, .. }, 0, false) = (
-                &mut self.output,
-                self.inputs,
-                self.rewriter.fingerprint_statements,
-            ) {
-                writer.write_all(BYTE_ORDER_MARK)?;
+            if self.rewriter.line_based()
+                && self.inputs == 0
+                && !self.rewriter.fingerprint_statements
+            {
+                self.output.writer().write_all(BYTE_ORDER_MARK)?;
             }
         }
         self.inputs += 1;
         let document =
             DocumentScope::new(self.inputs, base_iri.or(self.rewriter.base_iri.as_deref()));
-        let result = match self.output {
-            Output::Lines { .. } => super::line::rewrite(self, &mut input, document),
-            Output::Graph(_) => graph::rewrite(self, &mut input, base_iri, document),
+        let result = if self.rewriter.line_based() {
+            super::line::rewrite(self, &mut input, document)
+        } else {
+            graph::rewrite(self, &mut input, base_iri, document)
         };
         self.report.bytes_read += input.count;
         result
@@ -269,21 +246,22 @@ impl<'s, W: Write> Session<'s, W> {
     pub fn finish(mut self) -> Result<Report, RewriteError> {
         let links = std::mem::take(&mut self.equivalence_links);
         self.report.equivalence_statements_linked = links.statements;
-        let (written, duplicates) = match (self.output, self.rewriter.mapping.as_deref()) {
-            (Output::Lines { mut writer, .. }, mapping) => {
-                let written = match mapping {
-                    Some(mapping) => super::line::write_links(
-                        &mut writer,
-                        links,
-                        mapping,
-                        self.rewriter.fingerprint_statements,
-                    )?,
-                    None => 0,
-                };
-                writer.flush()?;
-                (written, 0)
-            }
-            (Output::Graph(output), mapping) => output.finish(self.rewriter, mapping, links)?,
+        let mapping = self.rewriter.mapping.as_deref();
+        let (written, duplicates) = if self.rewriter.line_based() {
+            let writer = self.output.writer();
+            let written = match mapping {
+                Some(mapping) => super::line::write_links(
+                    writer,
+                    links,
+                    mapping,
+                    self.rewriter.fingerprint_statements,
+                )?,
+                None => 0,
+            };
+            writer.flush()?;
+            (written, 0)
+        } else {
+            self.output.finish(self.rewriter, mapping, links)?
         };
         self.report.equivalence_links_written = written;
         self.report.statements_written += written;
@@ -327,7 +305,7 @@ impl<'s, W: Write> Session<'s, W> {
                     canonical,
                     kind,
                 } => {
-                    let location = self.origin(location.after(lines_before));
+                    let location = location.after(lines_before);
                     self.rewritten(location, &original, &canonical, kind)?;
                 }
                 Event::Invalid {
@@ -335,7 +313,7 @@ impl<'s, W: Write> Session<'s, W> {
                     iri,
                     error,
                 } => {
-                    let location = self.origin(location.after(lines_before));
+                    let location = location.after(lines_before);
                     self.report.invalid_identifiers += 1;
                     if self.rewriter.fail_on_invalid {
                         return Err(RewriteError::InvalidIdentifier {
@@ -355,7 +333,7 @@ impl<'s, W: Write> Session<'s, W> {
                 }
                 Event::Warning { location, message } => {
                     if !self.warned.contains(&message) {
-                        let location = self.origin(location.after(lines_before));
+                        let location = location.after(lines_before);
                         self.observer.warning(location, &message);
                         self.warned.insert(message);
                     }
@@ -377,7 +355,6 @@ impl<'s, W: Write> Session<'s, W> {
         text: &[u8],
     ) -> Result<Recovery, RewriteError> {
         self.report.syntax_errors += 1;
-        let error = SyntaxError::new(self.origin(error.location()), error.message());
         if !self.rewriter.skip_syntax_errors {
             return Err(error.into());
         }
@@ -398,7 +375,7 @@ impl<'s, W: Write> Session<'s, W> {
     /// mode): counted and told to the observer.
     pub(crate) fn warning(&mut self, location: Location, message: &str) {
         self.report.warnings += 1;
-        self.observer.warning(self.origin(location), message);
+        self.observer.warning(location, message);
     }
 
     /// Tells the observer of a rewrite, and writes it to the links and map the first time.

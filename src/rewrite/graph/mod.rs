@@ -1,8 +1,9 @@
 //! The parse → map → serialize pipeline, for every pair of formats that is not N-Triples /
-//! N-Quads to the same: a [`reader`] parses statements (Turtle's common shape with a parser of
-//! its own, [`turtle`]; starting again after syntax errors when the rewrite goes on after them), a [`worker`] canonicalizes them in batches, a [`sink`]
-//! serializes them; with more than one thread the worker and the sink run on a second thread
-//! while the session reads.
+//! N-Quads to the same, and for statements already parsed (whatever the formats): a [`reader`]
+//! parses statements (Turtle's common shape with a parser of its own, [`turtle`]; starting again
+//! after syntax errors when the rewrite goes on after them), a [`worker`] canonicalizes them in
+//! batches, a [`sink`] serializes them; with more than one thread the worker and the sink run on
+//! a second thread while the session reads.
 
 mod lines;
 mod parallel;
@@ -13,9 +14,10 @@ mod worker;
 
 use super::blank_nodes::DocumentScope;
 use super::events::Found;
-use super::session::{Output, Session};
+use super::fingerprint::Fingerprints;
+use super::session::Session;
 use super::threads::spawn_worker;
-use super::{RewriteError, Rewriter};
+use super::{Location, RewriteError, Rewriter};
 use crate::mapping::{EquivalenceLinks, IriMapping, Link};
 use oxrdf::{BlankNode, GraphName, NamedNode, Quad};
 use reader::{Declarations, Item, Notice, Premap, Reader, Span};
@@ -24,7 +26,9 @@ use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
 use worker::{GraphBatch, GraphWorker};
 
-/// A session's serialized output.
+/// A session's output: serialized, or the lines of the line pipeline (written straight to the
+/// writer, with the sink's fingerprints) and the statements it is given parsed (serialized as
+/// lines).
 pub(crate) struct GraphOutput<W: Write> {
     writer: BufWriter<W>,
     shared: SharedBuffer,
@@ -43,6 +47,19 @@ impl<W: Write> GraphOutput<W> {
             shared,
             declared: false,
         }
+    }
+
+    /// The writer, for what is written straight to it.
+    pub(crate) fn writer(&mut self) -> &mut BufWriter<W> {
+        &mut self.writer
+    }
+
+    /// The writer and the fingerprints of the statements written, for the line pipeline.
+    pub(crate) fn lines(&mut self) -> (&mut BufWriter<W>, &mut Fingerprints) {
+        let Some(sink) = &mut self.sink else {
+            unreachable!("the sink is back after every rewrite")
+        };
+        (&mut self.writer, sink.fingerprints())
     }
 
     /// Writes the links of `--collapse` (sorted), ends the document and flushes it; returns the
@@ -98,16 +115,34 @@ fn link_quad(link: &Link<'_>) -> Quad {
     )
 }
 
-/// The session's graph output.
-fn graph_output<'a, W: Write>(session: &'a mut Session<'_, W>) -> &'a mut GraphOutput<W> {
-    match &mut session.output {
-        Output::Graph(output) => output,
-        Output::Lines { .. } => unreachable!("the graph pipeline runs on serialized output"),
-    }
-}
-
 /// What comes back from the worker: what it found, and (written, duplicates).
 type Mapped = Result<(Found, (u64, u64)), RewriteError>;
+
+/// Where a graph rewrite's statements come from: an input read in the rewriter's format, or
+/// statements already parsed, each with where it is in its document.
+enum Items<'a, R> {
+    Read(Reader<'a>, &'a mut R),
+    Located(&'a mut dyn Iterator<Item = (Quad, Location)>),
+}
+
+impl<R: BufRead> Items<'_, R> {
+    /// Hands each item to `on_item`, as [`Reader::read`] does (statements already parsed come
+    /// without lines, at their location, and with no declarations).
+    fn read(
+        self,
+        mut on_item: impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+    ) -> Result<(), RewriteError> {
+        match self {
+            Self::Read(reader, input) => reader.read(input, on_item),
+            Self::Located(quads) => {
+                for (quad, at) in quads {
+                    on_item(Item::Statement(quad), Span::at(at), &Declarations::default)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
 
 /// Rewrites `input` into the session's serialized output.
 /// Relative IRIs resolve against `base_iri`, or else the rewriter's base.
@@ -125,11 +160,10 @@ pub(crate) fn rewrite<W: Write>(
         rewriter.strict_rdfxml,
         rewriter.threads,
     );
-    let premapped = rewriter.threads > 1 && rewriter.literals.is_none();
-    if premapped {
+    if premapped(rewriter) {
         // Identifier literals are recognized with hints from the statements around them in a
         // batch: those are canonicalized in batches of their own.
-        let declared = graph_output(session).declared;
+        let declared = session.output.declared;
         reader = reader.premapped(Premap {
             rewriter,
             needs: session.needs(),
@@ -137,14 +171,49 @@ pub(crate) fn rewrite<W: Write>(
             declared: declared.then(Declarations::default),
         });
     }
+    rewrite_items(session, Items::Read(reader, input), document)
+}
+
+/// Rewrites statements already parsed into the session's output as the statements of an input
+/// are: serialized, or for line-based output written as lines (every line written goes on to
+/// the writer at the end, where the line pipeline writes the next input).
+pub(crate) fn rewrite_located_quads<W: Write>(
+    session: &mut Session<'_, W>,
+    quads: &mut dyn Iterator<Item = (Quad, Location)>,
+    document: DocumentScope,
+) -> Result<(), RewriteError> {
+    rewrite_items::<W, io::Empty>(session, Items::Located(quads), document)?;
+    if session.rewriter.line_based() {
+        let output = &mut session.output;
+        if let Some(sink) = &mut output.sink {
+            sink.hand_over_lines();
+        }
+        output.shared.drain_into(&mut output.writer)?;
+    }
+    Ok(())
+}
+
+/// Whether Turtle read on several threads is canonicalized where it is parsed.
+fn premapped(rewriter: &Rewriter) -> bool {
+    rewriter.threads > 1 && rewriter.literals.is_none()
+}
+
+/// Maps and writes the statements of `items`, the session's input `document`.
+fn rewrite_items<W: Write, R: BufRead>(
+    session: &mut Session<'_, W>,
+    items: Items<'_, R>,
+    document: DocumentScope,
+) -> Result<(), RewriteError> {
+    let rewriter = session.rewriter;
+    let premapped = premapped(rewriter);
     let mut worker = GraphWorker::new(rewriter, session.needs(), document);
     let mut batch = GraphBatch::default();
-    let Some(mut sink) = graph_output(session).sink.take() else {
+    let Some(mut sink) = session.output.sink.take() else {
         unreachable!("the sink is back after every rewrite")
     };
     if rewriter.threads < 2 && rewriter.literals.is_none() {
-        let done = stream(session, &reader, input, &mut worker, &mut sink);
-        graph_output(session).sink = Some(sink);
+        let done = stream(session, items, &mut worker, &mut sink);
+        session.output.sink = Some(sink);
         return done;
     }
     // Maps and writes a batch, leaving it empty with its capacity: batches are used again, so
@@ -161,7 +230,7 @@ pub(crate) fn rewrite<W: Write>(
             Ok((found, counts))
         };
     if rewriter.threads < 2 {
-        let read = reader.read(input, |item, span, declarations| {
+        let read = items.read(|item, span, declarations| {
             if let Item::Notice(notice) = item {
                 // The statements of the batch being filled are mapped with it, after the
                 // notice; those of the batches before it go on whole first (see `stream`).
@@ -176,7 +245,7 @@ pub(crate) fn rewrite<W: Write>(
             Ok(())
         });
         let done = read.and_then(|()| apply(session, map_and_write(&mut batch, &mut sink, false)));
-        graph_output(session).sink = Some(sink);
+        session.output.sink = Some(sink);
         return done;
     }
     let (done, sink) = std::thread::scope(|scope| {
@@ -200,7 +269,7 @@ pub(crate) fn rewrite<W: Write>(
         };
         // Batches sent to the worker and not yet applied.
         let mut in_flight = 0_usize;
-        let read = reader.read(input, |item, span, declarations| {
+        let read = items.read(|item, span, declarations| {
             let full = if let Item::Notice(notice) = item {
                 // What was found in the statements before it is told first, and what was
                 // written goes on, as on one thread (`stream`): the statements read are mapped
@@ -248,7 +317,7 @@ pub(crate) fn rewrite<W: Write>(
             sink,
         )
     });
-    graph_output(session).sink = sink;
+    session.output.sink = sink;
     done
 }
 
@@ -261,8 +330,7 @@ const STREAMED: u32 = 128;
 /// processor's cache, where a batch of them would have left it before being mapped and written.
 fn stream<W: Write>(
     session: &mut Session<'_, W>,
-    reader: &Reader<'_>,
-    input: &mut impl BufRead,
+    items: Items<'_, impl BufRead>,
     worker: &mut GraphWorker<'_>,
     sink: &mut GraphSink,
 ) -> Result<(), RewriteError> {
@@ -273,7 +341,7 @@ fn stream<W: Write>(
         let counts = sink.hand_over();
         apply(session, Ok((std::mem::take(found), counts)))
     };
-    let read = reader.read(input, |item, span, declarations| {
+    let read = items.read(|item, span, declarations| {
         let quad = match item {
             Item::Statement(quad) => quad,
             // Only Turtle read on several threads comes canonicalized in pieces (the reader
@@ -290,7 +358,7 @@ fn stream<W: Write>(
             }
         };
         session.report.statements_read += 1;
-        if !std::mem::replace(&mut graph_output(session).declared, true) {
+        if !std::mem::replace(&mut session.output.declared, true) {
             let declarations = declarations();
             sink.declare(rewriter, &declarations)?;
             worker.declare(declarations);
@@ -320,7 +388,7 @@ fn take<W: Write>(
     match item {
         Item::Statement(quad) => {
             session.report.statements_read += 1;
-            let output = graph_output(session);
+            let output = &mut session.output;
             if !std::mem::replace(&mut output.declared, true) {
                 batch.declarations = Some(declarations());
             }
@@ -338,7 +406,7 @@ fn take<W: Write>(
                 return Ok(false);
             }
             session.report.statements_read += read;
-            if std::mem::replace(&mut graph_output(session).declared, true) {
+            if std::mem::replace(&mut session.output.declared, true) {
                 mapped.declarations = None;
             }
             *batch = *mapped;
@@ -369,7 +437,7 @@ fn apply<W: Write>(session: &mut Session<'_, W>, mapped: Mapped) -> Result<(), R
     session.apply(&mut found, 0, |_, _| Ok(()))?;
     session.report.statements_written += written;
     session.report.duplicates_dropped += duplicates;
-    let output = graph_output(session);
+    let output = &mut session.output;
     output.shared.drain_into(&mut output.writer)?;
     Ok(())
 }

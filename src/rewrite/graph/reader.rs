@@ -71,7 +71,7 @@ pub(crate) struct Span<'a> {
 
 impl Span<'_> {
     /// An item read without its lines, at `location`.
-    fn at(location: Location) -> Self {
+    pub(crate) fn at(location: Location) -> Self {
         Span {
             first_line: location.line().unwrap_or(0),
             column: location.column(),

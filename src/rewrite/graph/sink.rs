@@ -83,6 +83,12 @@ impl GraphSink {
         }
     }
 
+    /// The fingerprints of the statements written (`--dedup`), which the line pipeline keeps
+    /// here too.
+    pub(crate) fn fingerprints(&mut self) -> &mut Fingerprints {
+        &mut self.fingerprints
+    }
+
     /// Serializes a mapped batch, less the duplicates; returns (written, duplicates).
     pub(crate) fn write(
         &mut self,

@@ -11,7 +11,7 @@ mod worker;
 use super::RewriteError;
 use super::blank_nodes::DocumentScope;
 use super::fingerprint::{Fingerprints, insert_prefix};
-use super::session::{Output, Placement, Session};
+use super::session::{Placement, Session};
 use super::threads::spawn_worker;
 use crate::mapping::{EquivalenceLinks, IriMapping};
 use std::collections::VecDeque;
@@ -206,11 +206,5 @@ pub(crate) fn write_links(
 fn line_output<'a, W: Write>(
     session: &'a mut Session<'_, W>,
 ) -> (&'a mut BufWriter<W>, &'a mut Fingerprints) {
-    match &mut session.output {
-        Output::Lines {
-            writer,
-            fingerprints,
-        } => (writer, fingerprints),
-        Output::Graph(_) => unreachable!("the line pipeline runs on line-based output"),
-    }
+    session.output.lines()
 }
