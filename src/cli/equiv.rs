@@ -5,7 +5,7 @@ use super::files::Input;
 use super::summary::count;
 use super::temporary::Temporary;
 use clap::Args;
-use pidcanon::collapse::CollapseOptions;
+use pidcanon::collapse::{CollapseOptions, CollectError, Collector};
 use pidcanon::equivalence::{Equivalences, LargeClass};
 use pidcanon::literals::{DoiCase, LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::mapping::IriMapping;
@@ -201,17 +201,18 @@ impl IdentifierArgs {
 }
 
 /// How the first pass of `--collapse` reads an input that is not read by lines: exactly as the
-/// rewrite reads it, written as N-Quads to the writer it is given.
+/// rewrite reads it, into the collector.
 pub(crate) struct FirstPass<'a> {
     /// The inputs are FOXML (files or object stores), never read by lines.
     pub(crate) foxml: bool,
-    /// Feeds one input to the writer (what does not read is the rewrite's to report: it reads
-    /// the same).
+    /// Collects one input, numbered as given (what does not read is the rewrite's to report:
+    /// it reads the same).
     pub(crate) read: Box<ReadInput<'a>>,
 }
 
-/// Feeds one input, as the rewrite reads it, to a writer.
-pub(crate) type ReadInput<'a> = dyn Fn(&Input, &mut dyn Write) + 'a;
+/// Collects one input, numbered as given, as the rewrite reads it.
+pub(crate) type ReadInput<'a> =
+    dyn Fn(&Input, &mut Collector<'_>, u32) -> Result<(), CollectError> + 'a;
 
 /// What outlives the configuration: the temporary copy of stdin.
 pub(crate) struct Spooled {
@@ -219,8 +220,8 @@ pub(crate) struct Spooled {
 }
 
 /// Applies the options to `rewriter` (running the first pass of `--collapse` over `inputs`,
-/// read as `first_pass` reads them: with the rewrite's own reader, to N-Quads); a usage error is
-/// printed and gives `Err`.
+/// read as `first_pass` reads them: with the rewrite's own reader); a usage error is printed and
+/// gives `Err`.
 pub(crate) fn configure<'a>(
     args: &EquivalenceArgs,
     policy: &Policy,
@@ -276,9 +277,8 @@ pub(crate) fn configure<'a>(
 
 /// The first pass: every input and every `--equivalences` file. N-Triples and N-Quads files are
 /// read line by line, as the rewrite cuts them, only the lines that may be equivalence
-/// statements parsed; every other input is read by `reader` as the rewrite reads it (the same
-/// parser, the legacy RDF/XML reading, `--lenient`'s recovery, FOXML objects and object stores),
-/// written as N-Quads for the collector.
+/// statements parsed; every other input is read by `first_pass` as the rewrite reads it (the
+/// same parser, the legacy RDF/XML reading, `--lenient`'s recovery, FOXML objects and object stores).
 fn collect(
     args: &EquivalenceArgs,
     options: &CollapseOptions,
@@ -311,9 +311,7 @@ fn collect(
             let (reader, _) = input.open(true).map_err(|e| e.to_string())?;
             collector.read_graph(reader, rewriter.input_format(), None, source)
         } else {
-            let mut written = collector.written(source);
-            (first_pass.read)(input, &mut written);
-            written.finish()
+            (first_pass.read)(input, &mut collector, source)
         };
         collected.map_err(|e| format!("{}: {e}", input.name))?;
     }

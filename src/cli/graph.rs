@@ -8,6 +8,7 @@ use super::foxml::{self, FoxmlRun, Unreadable};
 use super::named::{STDIN, names_its_file, stdout_reader_gone};
 use super::output::{Destination, Writer, refuse_shared_files};
 use super::summary::count;
+use pidcanon::collapse::Collector;
 use pidcanon::foxml::FoxmlOptions;
 use pidcanon::rewrite::parse_format;
 use pidcanon::rewrite::{
@@ -48,17 +49,38 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> io::Result<ExitCode> {
         let (reader, hints) = threaded(reader, hints, threads);
         Ok(super::equiv::FirstPass {
             foxml: hints.reads_foxml(),
-            read: Box::new(move |input: &Input, written: &mut dyn Write| {
-                // What does not read is the rewrite's to report: it reads the same.
-                let _ = feed(
-                    reader.session(written),
-                    std::slice::from_ref(input),
-                    &Current::default(),
-                    true,
-                    hints,
-                    &mut |_, _| {},
-                );
-            }),
+            read: Box::new(
+                move |input: &Input, collector: &mut Collector<'_>, source| {
+                    let input = std::slice::from_ref(input);
+                    // What does not read is the rewrite's to report: it reads the same.
+                    if let Some(run) = hints.foxml {
+                        // The objects' statements, as the rewrite takes them.
+                        let mut collected = Ok(());
+                        let run = FoxmlRun { quiet: true, ..run };
+                        let _ = foxml::feed(input, &run, &|_| {}, &mut |_, _| {}, &mut |quads| {
+                            if collected.is_ok() {
+                                collected = quads.into_iter().try_for_each(|(quad, _)| {
+                                    collector.add_statement(quad, source)
+                                });
+                            }
+                            Ok(())
+                        });
+                        return collected.and_then(|()| collector.end_input(source));
+                    }
+                    // Written as N-Quads by the rewrite's own reader, and collected.
+                    let mut written = collector.written(source);
+                    let session = reader.session(&mut written);
+                    let _ = feed(
+                        session,
+                        input,
+                        &Current::default(),
+                        true,
+                        hints,
+                        &mut |_, _| {},
+                    );
+                    written.finish()
+                },
+            ),
         })
     };
     let configured = super::equiv::configure(
