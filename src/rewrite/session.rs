@@ -38,6 +38,8 @@ pub struct Session<'s, W: Write> {
     pub(crate) inputs: u64,
     /// The single-threaded line worker, kept from one input to the next.
     pub(crate) serial: Option<Box<super::line::SerialWorker<'s>>>,
+    /// The graph pipeline's worker, kept from one input to the next.
+    pub(crate) graph_worker: Option<Box<graph::GraphWorker<'s>>>,
     /// The links of `--collapse`, gathered from every worker, written at the end.
     equivalence_links: EquivalenceLinks,
 }
@@ -73,6 +75,7 @@ impl<'s, W: Write> Session<'s, W> {
             report: Report::default(),
             inputs: 0,
             serial: None,
+            graph_worker: None,
             equivalence_links: EquivalenceLinks::default(),
         }
     }

@@ -24,7 +24,9 @@ use reader::{Declarations, Item, Notice, Premap, Reader, Span};
 use sink::{GraphSink, SharedBuffer};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
-use worker::{GraphBatch, GraphWorker};
+use worker::GraphBatch;
+
+pub(crate) use worker::GraphWorker;
 
 /// A session's output: serialized, or the lines of the line pipeline (written straight to the
 /// writer, with the sink's fingerprints) and the statements it is given parsed (serialized as
@@ -198,21 +200,41 @@ fn premapped(rewriter: &Rewriter) -> bool {
     rewriter.threads > 1 && rewriter.literals.is_none()
 }
 
-/// Maps and writes the statements of `items`, the session's input `document`.
-fn rewrite_items<W: Write, R: BufRead>(
-    session: &mut Session<'_, W>,
+/// Maps and writes the statements of `items`, the session's input `document`, with the
+/// session's worker: kept from one input to the next, so that a session fed many small inputs
+/// (the objects of a FOXML object store) builds its caches once, not once per input.
+fn rewrite_items<'s, W: Write, R: BufRead>(
+    session: &mut Session<'s, W>,
     items: Items<'_, R>,
     document: DocumentScope,
 ) -> Result<(), RewriteError> {
+    let needs = session.needs();
+    let mut worker = match session.graph_worker.take() {
+        Some(mut worker) if worker.needs() == needs => {
+            worker.start_input(document);
+            worker
+        }
+        _ => Box::new(GraphWorker::new(session.rewriter, needs, document)),
+    };
+    let done = rewrite_with(session, items, &mut worker);
+    session.graph_worker = Some(worker);
+    done
+}
+
+/// [`rewrite_items`] with `worker`.
+fn rewrite_with<'s, W: Write, R: BufRead>(
+    session: &mut Session<'s, W>,
+    items: Items<'_, R>,
+    worker: &mut GraphWorker<'s>,
+) -> Result<(), RewriteError> {
     let rewriter = session.rewriter;
     let premapped = premapped(rewriter);
-    let mut worker = GraphWorker::new(rewriter, session.needs(), document);
     let mut batch = GraphBatch::default();
     let Some(mut sink) = session.output.sink.take() else {
         unreachable!("the sink is back after every rewrite")
     };
     if rewriter.threads < 2 && rewriter.literals.is_none() {
-        let done = stream(session, items, &mut worker, &mut sink);
+        let done = stream(session, items, worker, &mut sink);
         session.output.sink = Some(sink);
         return done;
     }

@@ -205,6 +205,19 @@ impl<'r> GraphWorker<'r> {
         }
     }
 
+    /// Starts the session's input `document`: what was learnt of the previous input goes,
+    /// the caches stay.
+    pub(crate) fn start_input(&mut self, document: DocumentScope) {
+        self.labels.start(document);
+        self.declared = Declarations::default();
+        self.finder = IriFinder::default();
+    }
+
+    /// What the worker records.
+    pub(crate) fn needs(&self) -> Needs {
+        self.needs
+    }
+
     /// Labels the made-up blank nodes of `batch` and canonicalizes its statements (unless that
     /// was done where they were parsed); what is found goes to `found`.
     pub(crate) fn map(&mut self, batch: &mut GraphBatch, found: &mut Found) {
@@ -725,6 +738,14 @@ impl BlankNodeLabels {
             document,
             ..Self::default()
         }
+    }
+
+    /// Starts labelling `document`'s nodes, keeping the maps' room.
+    fn start(&mut self, document: DocumentScope) {
+        self.document = document;
+        self.counter = 0;
+        self.recent.clear();
+        self.older.clear();
     }
 
     fn relabel(&mut self, quad: &mut Quad) {
