@@ -7,6 +7,7 @@ use oxrdf::vocab::xsd;
 use oxrdf::{BlankNode, GraphName, Literal, NamedNode, Quad, Term};
 use pidcanon::collapse::CollapseOptions;
 use pidcanon::foxml::{FoxmlObject, FoxmlOptions};
+use pidcanon::literals::{LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::rewrite::{Location, Observer, RdfFormat, Report, Rewriter};
 use pidcanon::{IdError, Kind, Registry};
 use std::path::Path;
@@ -87,7 +88,7 @@ fn quad(s: impl Into<oxrdf::NamedOrBlankNode>, p: &str, o: impl Into<Term>) -> Q
 
 /// The statements of the FOXML fixtures, one input per object (those that are read), in
 /// graphs named by the objects or in the default graph; and one input with an `owl:sameAs`
-/// between two of the objects.
+/// between two of the objects and a DOI written as a literal.
 fn foxml_inputs(named_graphs: bool) -> Vec<Vec<(Quad, Location)>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/real/fcrepo3/foxml");
     let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -117,8 +118,25 @@ fn foxml_inputs(named_graphs: bool) -> Vec<Vec<(Quad, Location)>> {
         "http://www.w3.org/2002/07/owl#sameAs",
         iri("info:fedora/demo:SmileyPens"),
     );
-    inputs.push(vec![(same_as, Location::new(1, 1))]);
+    let doi = quad(
+        iri("info:fedora/demo:SmileyPens"),
+        "http://purl.org/dc/elements/1.1/identifier",
+        Literal::new_simple_literal("doi:10.1000/ABC"),
+    );
+    inputs.push(vec![
+        (same_as, Location::new(1, 1)),
+        (doi, Location::new(2, 1)),
+    ]);
     inputs
+}
+
+/// Identifiers in every literal, linked with `rdfs:seeAlso`.
+fn all_literals() -> LiteralRewriter {
+    LiteralRewriter::new(LiteralOptions {
+        predicates: Predicates::parse("all").expect("all"),
+        link: Some(iri("http://www.w3.org/2000/01/rdf-schema#seeAlso")),
+        ..LiteralOptions::default()
+    })
 }
 
 #[test]
@@ -146,6 +164,11 @@ fn foxml_objects_are_written_as_their_nquads_text_was() {
             ("as is", rewriter.clone()),
             ("--dedup", rewriter.clone().drop_duplicates()),
             ("--collapse", rewriter.clone().with_mapping(collapse())),
+            ("--threads 2", rewriter.clone().with_threads(2)),
+            (
+                "--literals=all",
+                rewriter.clone().with_literals(all_literals()),
+            ),
         ];
         let outputs: Vec<String> = variants
             .iter()
@@ -156,9 +179,19 @@ fn foxml_objects_are_written_as_their_nquads_text_was() {
                 output
             })
             .collect();
-        // Two files hold the same object: duplicates to drop; and a class to collapse.
-        assert_ne!(outputs[1], outputs[0], "{}: --dedup", format.name());
-        assert_ne!(outputs[2], outputs[0], "{}: --collapse", format.name());
+        // Two files hold the same object: duplicates to drop; a class to collapse; the same
+        // statements on two threads; DC identifiers written as literals, linked.
+        let name = format.name();
+        assert!(outputs[1] != outputs[0], "{name}: --dedup drops nothing");
+        assert!(
+            outputs[2] != outputs[0],
+            "{name}: --collapse collapses nothing"
+        );
+        assert!(
+            outputs[3] == outputs[0],
+            "{name}: two threads write otherwise"
+        );
+        assert!(outputs[4] != outputs[0], "{name}: --literals links nothing");
     }
 }
 
