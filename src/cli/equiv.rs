@@ -278,7 +278,8 @@ pub(crate) fn configure<'a>(
 /// The first pass: every input and every `--equivalences` file. N-Triples and N-Quads files are
 /// read line by line, as the rewrite cuts them, only the lines that may be equivalence
 /// statements parsed; every other input is read by `first_pass` as the rewrite reads it (the
-/// same parser, the legacy RDF/XML reading, `--lenient`'s recovery, FOXML objects and object stores).
+/// same parser, the legacy RDF/XML reading, `--lenient`'s recovery, FOXML objects and object
+/// stores).
 fn collect(
     args: &EquivalenceArgs,
     options: &CollapseOptions,

@@ -63,7 +63,7 @@ fn starts_like_foxml(path: &Path) -> bool {
 /// An object's statements with where each is in the file, and what its legacy RDF/XML earned.
 struct Converted {
     quads: Vec<(Quad, Location)>,
-    /// The size of the file.
+    /// The bytes of FOXML read.
     bytes: u64,
     warnings: Vec<(Location, String)>,
     /// The object's PID, and where it is written.

@@ -171,10 +171,10 @@ impl<'s, W: Write> Session<'s, W> {
     }
 
     /// Rewrites statements already parsed, each with where it is in its document, as one
-    /// input: told to the observer, and in the report, at those locations. Blank nodes are
-    /// the input's own, as in a text input: their labels are kept in the first input and made
-    /// this input's in the others; a label a parser made up (a random 128-bit number, as
-    /// `oxrdf` draws them) gets one that is the same on every run, as RDF/XML's nodes do.
+    /// input: what is found in a statement is told to the observer at its location. Blank
+    /// nodes are the input's own, as in a text input: their labels are kept in the first input
+    /// and made this input's in the others; a label a parser made up (a random 128-bit number,
+    /// as `oxrdf` draws them) gets one that is the same on every run, as RDF/XML's nodes do.
     ///
     /// ```
     /// use oxrdf::{GraphName, NamedNode, Quad};
