@@ -576,6 +576,9 @@ impl Failure {
             RewriteError::Syntax(_) if self.hints.stdin_guessed && file == STDIN => {
                 Some(STDIN_HINT)
             }
+            RewriteError::NoNamedGraphs { .. } => {
+                Some("--to nq or --to trig writes the named graphs")
+            }
             _ => None,
         };
         let mut stderr = io::stderr().lock();

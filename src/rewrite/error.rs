@@ -98,7 +98,7 @@ pub enum RewriteError {
     /// A statement in a named graph, to be written in a format that has none.
     #[error(
         "a statement in the graph {graph} cannot be written as {} (it has no named graphs): \
-         write N-Quads or TriG (--to nq)",
+         write N-Quads or TriG",
         .format.name()
     )]
     NoNamedGraphs {
