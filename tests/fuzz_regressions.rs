@@ -118,3 +118,18 @@ fn a_statement_end_found_lines_after_its_dot() {
 fn an_input_ending_with_a_backslash_in_a_string_is_cut_without_stepping_past_its_end() {
     differential::turtle_threads_bytes(b"\x02PREFIX : <http://example/>\n:s :p \"\\uD83C\\");
 }
+
+/// A property with a `parseType` other than `Literal`, `Resource`, `Collection` (and RDF 1.2's
+/// `Triple`) holds an XML literal (RDF/XML Syntax §7.2.20, parseTypeOtherPropertyElt), as
+/// `oxrdfxml` reads it; the legacy pre-pass read its content as RDF and qualified an unqualified
+/// `resource` there, beside an `rdf:resource`: a duplicated attribute where `oxrdfxml` read the
+/// document (rdfxml_legacy_vs_oxrdfxml, after 3 million executions).
+#[test]
+fn content_of_an_unknown_parse_type_is_a_literal_to_the_legacy_pre_pass() {
+    differential::rdfxml_legacy_vs_oxrdfxml(
+        b"<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:dams=\"p:\"> <dams:><dams: rdf:parseType=\"\"> < rdf:resource=\"i\"resource=\"\">\n M",
+    );
+    differential::rdfxml_legacy_vs_oxrdfxml(
+        b"<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:e=\"http://e/\"><rdf:Description rdf:about=\"http://e/s\"><e:p rdf:parseType=\"Other\"><e:q resource=\"http://e/o\" about=\"x\"/></e:p></rdf:Description></rdf:RDF>",
+    );
+}

@@ -12,7 +12,9 @@
 //!   before a property's object node) is dropped; the statements around it are kept.
 //!
 //! Each kind of legacy use is reported once per document, with the line and column where it
-//! first appears. `parseType="Literal"` content is left untouched (it is the literal's value).
+//! first appears. The content of a `parseType="Literal"` property — or of any `parseType` RDF/XML
+//! does not name, which it reads as `Literal` (§7.2.20) — is left untouched (it is the literal's
+//! value).
 //!
 //! ```
 //! use pidcanon::rdfxml::LegacyRdfXml;
@@ -78,13 +80,15 @@ pub struct XmlError {
 /// What an element's children are, in RDF/XML's grammar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Children {
-    /// Node elements (inside `rdf:RDF` or a `parseType="Collection"` property).
+    /// Node elements (inside `rdf:RDF`, a `parseType="Collection"` property or RDF 1.2's
+    /// `parseType="Triple"`).
     Nodes,
     /// Property elements (inside a node element or a `parseType="Resource"` property).
     Properties,
     /// Text or one node element (inside a plain property element).
     Object,
-    /// Verbatim XML (inside a `parseType="Literal"` property).
+    /// Verbatim XML (inside a `parseType="Literal"` property, or one of a `parseType` RDF/XML
+    /// does not name).
     Literal,
 }
 
@@ -425,10 +429,14 @@ impl<R: BufRead, W: FnMut(Location, String)> LegacyRdfXml<R, W> {
             None if is_rdf_root => Children::Nodes,
             None | Some(Children::Nodes | Children::Object) => Children::Properties,
             Some(Children::Properties) => match parse_type.as_deref() {
-                Some(b"Literal") => Children::Literal,
+                None => Children::Object,
                 Some(b"Resource") => Children::Properties,
                 Some(b"Collection") => Children::Nodes,
-                _ => Children::Object,
+                #[cfg(feature = "rdf-12")]
+                Some(b"Triple") => Children::Nodes,
+                // `Literal`, and any other value: an XML literal (RDF/XML Syntax §7.2.20,
+                // parseTypeOtherPropertyElt), as `oxrdfxml` reads it.
+                Some(_) => Children::Literal,
             },
             Some(Children::Literal) => Children::Literal,
         };
