@@ -6,7 +6,8 @@
 //! N-Triples and N-Quads are read in the rewrite's chunks of whole lines (a CR alone ends a line,
 //! as in the rewrite) and only lines that mention an equivalence predicate are parsed (unless literal links feed the
 //! classes, which needs every statement), so the first pass costs little more than reading the
-//! file. Other formats, given to [`Collector::read_graph`], are parsed in full by `oxrdfio`; to
+//! file. Other formats, given to [`Collector::read_graph`], are parsed in full by `oxttl` or
+//! `oxrdfxml`; to
 //! see exactly what a rewrite reads (legacy RDF/XML, `--lenient` recovery, FOXML), rewrite the
 //! input to N-Quads and give the lines to [`Collector::read_written`], as `pidcanon rewrite
 //! --collapse` does. A statement that does not parse is left to the second pass to report.
@@ -39,12 +40,12 @@ use crate::mapping::IriMapping;
 use crate::pairs::Pair;
 use crate::position::{line_breaks, line_start, lines};
 use crate::rename::{RenameTable, canonical_renamed};
+use crate::rewrite::RdfFormat;
 use crate::rewrite::{
     Checked, LineParser, Rewriter, check, iri_statement, read_chunk, unescape_iri,
 };
 use crate::{Kind, Policy, Registry, UnknownKind};
 use oxrdf::{IriParseError, NamedNode, NamedOrBlankNode, Quad, Term};
-use oxrdfio::{RdfFormat, RdfParser};
 use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 
@@ -269,18 +270,31 @@ impl<'r> Collector<'r> {
         base_iri: Option<&str>,
         source: u32,
     ) -> Result<(), CollectError> {
-        if matches!(format, RdfFormat::NTriples | RdfFormat::NQuads) {
-            self.read_lines(BufReader::with_capacity(1 << 16, input), format, source)?;
-        } else {
-            let mut parser = RdfParser::from_format(format);
-            if let Some(base) = base_iri {
-                parser = parser
-                    .with_base_iri(base)
-                    .map_err(|e| CollectError::Base(e.to_string()))?;
+        /// The statements of a parser of `oxttl` or `oxrdfxml` (their builders have the same
+        /// methods but no common trait); those that do not parse are the rewrite's to report.
+        macro_rules! parsed {
+            ($parser:expr, $to_quad:expr) => {{
+                let mut parser = $parser;
+                if let Some(iri) = base_iri {
+                    parser = parser
+                        .with_base_iri(iri)
+                        .map_err(|e| CollectError::Base(e.to_string()))?;
+                }
+                for statement in parser.for_reader(input).flatten() {
+                    self.statement($to_quad(statement), Origin { source, line: 0 })?;
+                }
+            }};
+        }
+        let in_default_graph =
+            |triple: oxrdf::Triple| triple.in_graph(oxrdf::GraphName::DefaultGraph);
+        match format {
+            RdfFormat::NTriples | RdfFormat::NQuads => {
+                self.read_lines(BufReader::with_capacity(1 << 16, input), format, source)?;
             }
-            for quad in parser.for_reader(input).flatten() {
-                self.statement(quad, Origin { source, line: 0 })?;
-            }
+            RdfFormat::Turtle => parsed!(oxttl::TurtleParser::new(), in_default_graph),
+            RdfFormat::TriG => parsed!(oxttl::TriGParser::new(), |quad| quad),
+            #[cfg(feature = "rdfxml")]
+            RdfFormat::RdfXml => parsed!(oxrdfxml::RdfXmlParser::new(), in_default_graph),
         }
         self.end_input(source)
     }

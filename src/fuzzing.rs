@@ -6,7 +6,9 @@
 //! The internals are reached through [`Internals`], whose methods are written next to what
 //! they reach (in `rewrite::graph::reader`, `rewrite::line_scan`): the modules stay private.
 
-use oxrdf::{Quad, Triple};
+use oxrdf::Quad;
+#[cfg(feature = "rdfxml")]
+use oxrdf::Triple;
 use std::cell::Cell;
 use std::collections::HashMap;
 
@@ -96,6 +98,7 @@ pub(crate) fn piece_size() -> Option<usize> {
 /// The triples of an RDF/XML document as `oxrdfxml` reads it (`legacy`: after the legacy
 /// pre-pass, [`crate::rdfxml::LegacyRdfXml`]), blank nodes numbered in order of appearance;
 /// the first error instead, if there is one.
+#[cfg(feature = "rdfxml")]
 pub fn rdfxml_triples(xml: &[u8], base: &str, legacy: bool) -> Result<Vec<String>, String> {
     let parser = oxrdfxml::RdfXmlParser::new()
         .with_base_iri(base)
@@ -116,9 +119,11 @@ pub fn rdfxml_triples(xml: &[u8], base: &str, legacy: bool) -> Result<Vec<String
 }
 
 /// Every blank node numbered in order of appearance.
+#[cfg(feature = "rdfxml")]
 #[derive(Default)]
 struct BlankNames(HashMap<String, usize>);
 
+#[cfg(feature = "rdfxml")]
 impl BlankNames {
     fn triple(&mut self, triple: &Triple) -> String {
         let mut name = |term: String| {

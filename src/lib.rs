@@ -45,18 +45,21 @@
 //! - `store` (feature `store`) normalizes a live SPARQL store in place.
 //!
 //! Features: `rdf-12` (RDF 1.2 triple terms and directional language tags; it turns on
-//! `oxrdf`'s own `rdf-12` for the whole application), `store`, `compression` (gzip, bzip2 and
-//! zstd dumps, [`compression`]), and `cli` (the command line, on
-//! by default: depend on the library with `default-features = false`). The command line, the
+//! `oxrdf`'s own `rdf-12` for the whole application), `rdfxml` (RDF/XML and FOXML),
+//! `policy-file` (policies read from TOML), `store`, `compression` (gzip, bzip2 and zstd dumps,
+//! [`compression`]), and `cli` (the command line and all of the above, on by default: depend on
+//! the library with `default-features = false` for N-Triples, N-Quads, Turtle and TriG alone). The command line, the
 //! specifications each adapter follows and the design choices are in the README and `docs/`.
 #![doc(test(attr(deny(warnings))))]
 
+#[cfg(any(feature = "compression", feature = "rdfxml"))]
 mod buffered;
 pub mod collapse;
 #[cfg(feature = "compression")]
 pub mod compression;
 pub mod equivalence;
 mod error;
+#[cfg(feature = "rdfxml")]
 pub mod foxml;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
@@ -69,6 +72,7 @@ mod pairs;
 pub mod pct;
 mod policy;
 mod position;
+#[cfg(feature = "rdfxml")]
 pub mod rdfxml;
 pub mod rename;
 pub mod rewrite;

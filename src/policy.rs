@@ -1,7 +1,7 @@
 //! [`Policy`]: every choice a user can make about canonical forms, from a TOML file or flags.
 
 use crate::url_prefix::{UrlPrefix, UrlPrefixError};
-use serde::Deserialize;
+#[cfg(feature = "policy-file")]
 use std::path::{Path, PathBuf};
 
 /// Every choice a user can make. The defaults are the canonical forms documented in
@@ -18,8 +18,9 @@ use std::path::{Path, PathBuf};
 /// assert_eq!(policy.poi_oai, PoiOai::Poi);
 /// assert_eq!(Policy::default().poi_oai, PoiOai::Keep);
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "policy-file", derive(serde::Deserialize))]
+#[cfg_attr(feature = "policy-file", serde(default, deny_unknown_fields))]
 #[non_exhaustive]
 pub struct Policy {
     /// Whether POIs and OAI identifiers are merged (default: kept apart).
@@ -43,9 +44,10 @@ pub struct Policy {
 }
 
 /// Whether POIs and OAI identifiers are merged onto one form (POI spec §4).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "policy-file", derive(serde::Deserialize))]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "policy-file", serde(rename_all = "lowercase"))]
 pub enum PoiOai {
     /// Kept apart: the OAI identifier names a metadata record, the POI the resource.
     #[default]
@@ -59,9 +61,10 @@ pub enum PoiOai {
 /// How DOIs written as literals are cased (the `doi_literal_case` policy key). The authorities
 /// disagree — Wikidata requires upper case, Crossref returns lower case, DataCite stores upper
 /// case — so the default keeps the case written and normalizes only the form.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "policy-file", derive(serde::Deserialize))]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "policy-file", serde(rename_all = "lowercase"))]
 pub enum DoiCase {
     /// The case written in the input.
     #[default]
@@ -73,9 +76,10 @@ pub enum DoiCase {
 }
 
 /// How a Handle is written.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "policy-file", derive(serde::Deserialize))]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "policy-file", serde(rename_all = "lowercase"))]
 pub enum HandleForm {
     /// `hdl:NA/local`.
     #[default]
@@ -85,9 +89,10 @@ pub enum HandleForm {
 }
 
 /// How a DOI is written.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "policy-file", derive(serde::Deserialize))]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "policy-file", serde(rename_all = "lowercase"))]
 pub enum DoiForm {
     /// `https://doi.org/10.x/y`.
     #[default]
@@ -101,6 +106,7 @@ pub enum DoiForm {
 #[non_exhaustive]
 pub enum PolicyError {
     /// The policy file cannot be read.
+    #[cfg(feature = "policy-file")]
     #[error("cannot read policy file {}: {source}", path.display())]
     Io {
         /// The file.
@@ -110,6 +116,7 @@ pub enum PolicyError {
         source: std::io::Error,
     },
     /// The policy file is not valid TOML or has unknown fields.
+    #[cfg(feature = "policy-file")]
     #[error("invalid policy: {0}")]
     Toml(#[from] toml::de::Error),
     /// A configured URL prefix is not an absolute `http`/`https` URL.
@@ -135,14 +142,16 @@ pub(crate) struct Prefixes {
 }
 
 impl Policy {
-    /// Reads a policy from TOML text and checks it.
+    /// Reads a policy from TOML text and checks it (with the feature `policy-file`).
+    #[cfg(feature = "policy-file")]
     pub fn from_toml(text: &str) -> Result<Self, PolicyError> {
         let policy: Policy = toml::from_str(text)?;
         policy.check()?;
         Ok(policy)
     }
 
-    /// Reads a policy from a TOML file and checks it.
+    /// Reads a policy from a TOML file and checks it (with the feature `policy-file`).
+    #[cfg(feature = "policy-file")]
     pub fn from_file(path: &Path) -> Result<Self, PolicyError> {
         let text = std::fs::read_to_string(path).map_err(|source| PolicyError::Io {
             path: path.to_owned(),
@@ -178,7 +187,7 @@ fn parse_all(urls: &[String], setting: &'static str) -> Result<Vec<UrlPrefix>, P
         .collect()
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "policy-file"))]
 mod tests {
     use super::*;
 

@@ -174,6 +174,7 @@ fn next_byte(input: &mut impl BufRead) -> io::Result<Option<u8>> {
 /// The line and column (both 1-based; the column in characters) of the next byte of a text
 /// read from its start. Every reader that locates what it reads (the RDF/XML readers, FOXML)
 /// counts with it, so they all count alike.
+#[cfg(feature = "rdfxml")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct TextPosition {
     line: u64,
@@ -182,6 +183,7 @@ pub(crate) struct TextPosition {
     after_cr: bool,
 }
 
+#[cfg(feature = "rdfxml")]
 impl Default for TextPosition {
     fn default() -> Self {
         Self {
@@ -192,6 +194,7 @@ impl Default for TextPosition {
     }
 }
 
+#[cfg(feature = "rdfxml")]
 impl TextPosition {
     /// Moves past `bytes`: a line break (see the module's docs) starts a line; each byte that
     /// starts a UTF-8 character is one column (continuation bytes are not).
@@ -226,6 +229,7 @@ impl TextPosition {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "rdfxml")]
     fn after(pieces: &[&str]) -> Location {
         let mut position = TextPosition::default();
         for piece in pieces {
@@ -235,6 +239,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "rdfxml")]
     fn lines_and_character_columns_whatever_the_pieces() {
         assert_eq!(after(&[]), Location::new(1, 1));
         assert_eq!(after(&["ab"]), Location::new(1, 3));
@@ -251,6 +256,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "rdfxml")]
     fn a_line_ends_at_lf_crlf_or_a_lone_cr_whatever_the_pieces() {
         assert_eq!(after(&["a\rb"]), Location::new(2, 2));
         assert_eq!(after(&["a\r\nb"]), Location::new(2, 2));

@@ -565,7 +565,7 @@ fn the_real_corpus_collapses_without_loss() {
     for file in files {
         let input = std::fs::read_to_string(&file).expect("readable");
         let (once, statements) = run(&input);
-        let parsed = oxrdfio::RdfParser::from_format(RdfFormat::NTriples)
+        let parsed = common::reference::RdfParser::from_format(RdfFormat::NTriples)
             .for_slice(once.as_bytes())
             .collect::<Result<Vec<_>, _>>()
             .unwrap_or_else(|e| panic!("{}: the output does not parse: {e}", file.display()));
@@ -618,7 +618,7 @@ fn rewrite_ok(args: &[&str], input: &str) -> (String, String) {
 
 /// The statements of `text` in `format`, as N-Quads lines, sorted (duplicates kept).
 fn parsed(text: &str, format: RdfFormat) -> Vec<String> {
-    let mut all: Vec<String> = oxrdfio::RdfParser::from_format(format)
+    let mut all: Vec<String> = common::reference::RdfParser::from_format(format)
         .for_slice(text.as_bytes())
         .map(|q| q.expect("the output parses").to_string())
         .collect();

@@ -3,8 +3,8 @@
 //! same for a document four times as long — on the one-thread Turtle path, where the labels of
 //! blank nodes made up for `[]` and collections are remembered, and on the N-Triples path.
 
-use oxrdfio::RdfFormat;
 use pidcanon::Registry;
+use pidcanon::rewrite::RdfFormat;
 use pidcanon::rewrite::Rewriter;
 use std::io::{self, BufReader, Read};
 

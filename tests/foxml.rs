@@ -5,10 +5,11 @@
 
 mod common;
 
+use common::reference::RdfParser;
 use common::run_pidcanon;
 use oxrdf::GraphName;
-use oxrdfio::{RdfFormat, RdfParser};
 use pidcanon::foxml::{FoxmlError, FoxmlObject, FoxmlOptions};
+use pidcanon::rewrite::RdfFormat;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 

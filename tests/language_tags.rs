@@ -2,8 +2,8 @@
 //! format, as N-Triples lines copied through always did; and RDF/XML output declares only the
 //! namespaces it uses.
 
-use oxrdfio::RdfFormat;
 use pidcanon::Registry;
+use pidcanon::rewrite::RdfFormat;
 use pidcanon::rewrite::Rewriter;
 
 const RDF: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";

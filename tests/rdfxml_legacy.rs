@@ -2,8 +2,11 @@
 //! stray references between elements) is read as rapper reads it, with one warning per kind of
 //! legacy use; `strict_rdfxml` keeps the strict reading.
 
-use oxrdfio::{RdfFormat, RdfParser};
+mod common;
+
+use common::reference::RdfParser;
 use pidcanon::Registry;
+use pidcanon::rewrite::RdfFormat;
 use pidcanon::rewrite::{Location, Observer, Report, RewriteError, Rewriter};
 use std::collections::BTreeSet;
 use std::path::Path;

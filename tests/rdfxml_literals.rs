@@ -4,9 +4,12 @@
 //! CDATA is one literal; a relative `xml:base` resolves against the base in scope (the
 //! document's, from `--base` or the file's URL).
 
+mod common;
+
+use common::reference::RdfParser;
 use oxrdf::{Literal, Term};
-use oxrdfio::{RdfFormat, RdfParser};
 use pidcanon::Registry;
+use pidcanon::rewrite::RdfFormat;
 use pidcanon::rewrite::{RewriteError, Rewriter};
 
 const RDF: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";

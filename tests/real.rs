@@ -4,8 +4,11 @@
 //! identifier in the output is canonical (a second rewrite changes nothing), and rewriting is
 //! idempotent.
 
-use oxrdfio::{RdfFormat, RdfParser};
+mod common;
+
+use common::reference::RdfParser;
 use pidcanon::Registry;
+use pidcanon::rewrite::RdfFormat;
 use pidcanon::rewrite::{Report, Rewriter};
 use std::path::Path;
 
@@ -51,7 +54,7 @@ fn format_named(name: &str) -> RdfFormat {
 }
 
 /// The number of statements in `file`: for RDF/XML, in its rapper conversion `conversion`
-/// (rapper reads legacy RDF/XML, and so must the rewrite); for the other formats, as `oxrdfio`
+/// (rapper reads legacy RDF/XML, and so must the rewrite); for the other formats, as `oxttl`
 /// reads them.
 fn expected_count(file: &str, format: RdfFormat, conversion: &str) -> Result<u64, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/real");

@@ -5,9 +5,10 @@
 
 mod common;
 
+use common::reference::RdfParser;
 use common::{Heard, same_findings};
-use oxrdfio::{RdfFormat, RdfParser};
 use pidcanon::Registry;
+use pidcanon::rewrite::RdfFormat;
 use pidcanon::rewrite::Rewriter;
 
 fn rewrite(input: &[u8], from: RdfFormat, to: RdfFormat, threads: usize) -> (Vec<u8>, u64) {

@@ -6,11 +6,14 @@
 //! once; `fixtures/w3c-expected-failures.txt` lists the known ones (and an unexpected success
 //! fails too).
 
+mod common;
+
+use common::reference::RdfParser;
 use oxrdf::Dataset;
 use oxrdf::dataset::CanonicalizationAlgorithm;
-use oxrdfio::{RdfFormat, RdfParser};
 use oxttl::TurtleParser;
 use pidcanon::Registry;
+use pidcanon::rewrite::RdfFormat;
 use pidcanon::rewrite::Rewriter;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -173,7 +176,9 @@ fn check(test: &Test) -> Option<String> {
             match (expected, actual) {
                 (Ok(e), Ok(a)) if e == a => None,
                 (Ok(_), Ok(_)) => Some("the output is not isomorphic to the input".into()),
-                (Err(e), _) => Some(format!("the input does not parse with oxrdfio: {e}")),
+                (Err(e), _) => Some(format!(
+                    "the input does not parse with the reference parser: {e}"
+                )),
                 (_, Err(e)) => Some(format!("the output does not parse: {e}")),
             }
         }

@@ -4,8 +4,8 @@
 
 use super::RewriteError;
 use crate::position::Location;
+use crate::rewrite::RdfFormat;
 use oxrdf::{GraphName, Quad, Triple};
-use oxrdfio::RdfFormat;
 use oxttl::nquads::LowLevelNQuadsParser;
 use oxttl::ntriples::LowLevelNTriplesParser;
 use oxttl::trig::LowLevelTriGParser;
@@ -52,7 +52,8 @@ impl LineParser {
             RdfFormat::NQuads => Self::for_lines(true),
             RdfFormat::Turtle => Self::Turtle(declare!(TurtleParser::new())),
             RdfFormat::TriG => Self::TriG(declare!(TriGParser::new())),
-            _ => return Ok(None),
+            #[cfg(feature = "rdfxml")]
+            RdfFormat::RdfXml => return Ok(None),
         }))
     }
 

@@ -46,6 +46,7 @@ mod cache;
 mod error;
 mod events;
 mod fingerprint;
+mod format;
 mod graph;
 mod line;
 mod line_iris;
@@ -85,7 +86,7 @@ pub(crate) fn fixture_files(dirs: &[&str], extensions: &[&str]) -> Vec<std::path
 pub use crate::position::Location;
 pub use builder::{QuadRewriter, Rewriter};
 pub use error::{RewriteError, SyntaxError};
-pub use oxrdfio::RdfFormat;
+pub use format::{FormatError, RdfFormat, parse_format};
 pub use report::{Observer, Recovery, Report};
 pub use session::Session;
 pub use threads::WORKER_STACK;
@@ -95,47 +96,3 @@ pub(crate) use line::read_chunk;
 pub(crate) use line_iris::{iri_statement, unescape_iri};
 pub(crate) use line_parser::LineParser;
 pub(crate) use line_scan::{Checked, check};
-
-/// Why [`parse_format`] refuses a name.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum FormatError {
-    /// An RDF format pidcanon does not rewrite (JSON-LD, N3).
-    #[error("{} is not supported (N-Triples, N-Quads, Turtle, TriG, RDF/XML are)", .0.name())]
-    Unsupported(RdfFormat),
-    /// No RDF format has this name, extension or media type.
-    #[error("unknown RDF format {0:?} (use nt, nq, ttl, trig, rdfxml or a media type)")]
-    Unknown(String),
-}
-
-/// A format named by a short name (`nt`, `nq`, `ttl`, `trig`, `rdfxml`), an extension or a media
-/// type, as riot, rapper and oxigraph accept them; the error says what is accepted.
-///
-/// ```
-/// use pidcanon::rewrite::{FormatError, RdfFormat, parse_format};
-/// assert_eq!(parse_format("ttl"), Ok(RdfFormat::Turtle));
-/// assert_eq!(parse_format("application/n-quads"), Ok(RdfFormat::NQuads));
-/// assert!(matches!(parse_format("jsonld"), Err(FormatError::Unsupported(RdfFormat::JsonLd { .. }))));
-/// assert_eq!(parse_format("json-ld"), Err(FormatError::Unknown("json-ld".into())));
-/// ```
-pub fn parse_format(name: &str) -> Result<RdfFormat, FormatError> {
-    let lower = name.to_ascii_lowercase();
-    let format = match lower.as_str() {
-        "nt" | "ntriples" | "n-triples" => Some(RdfFormat::NTriples),
-        "nq" | "nquads" | "n-quads" => Some(RdfFormat::NQuads),
-        "ttl" | "turtle" => Some(RdfFormat::Turtle),
-        "trig" => Some(RdfFormat::TriG),
-        "rdfxml" | "rdf/xml" | "rdf" | "xml" | "owl" => Some(RdfFormat::RdfXml),
-        _ => RdfFormat::from_media_type(&lower).or_else(|| RdfFormat::from_extension(&lower)),
-    };
-    match format {
-        Some(
-            f @ (RdfFormat::NTriples
-            | RdfFormat::NQuads
-            | RdfFormat::Turtle
-            | RdfFormat::TriG
-            | RdfFormat::RdfXml),
-        ) => Ok(f),
-        Some(other) => Err(FormatError::Unsupported(other)),
-        None => Err(FormatError::Unknown(name.into())),
-    }
-}

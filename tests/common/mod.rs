@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod reference;
+
 use pidcanon::{DoiForm, HandleForm, PoiOai, Policy};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

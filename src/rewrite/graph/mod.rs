@@ -7,6 +7,8 @@
 
 mod lines;
 mod parallel;
+#[cfg(feature = "rdfxml")]
+mod rdfxml;
 mod reader;
 mod sink;
 mod turtle;
@@ -17,16 +19,94 @@ use super::events::Found;
 use super::fingerprint::Fingerprints;
 use super::session::Session;
 use super::threads::spawn_worker;
-use super::{Location, RewriteError, Rewriter};
+use super::{Location, RewriteError, Rewriter, SyntaxError};
 use crate::mapping::{EquivalenceLinks, IriMapping, Link};
 use oxrdf::{BlankNode, GraphName, NamedNode, Quad};
-use reader::{Declarations, Item, Notice, Premap, Reader, Span};
+use reader::{Premap, Reader};
 use sink::{GraphSink, SharedBuffer};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
 use worker::GraphBatch;
 
 pub(crate) use worker::GraphWorker;
+
+// What the parts of the pipeline share: what reading yields, and the tests' measure of work
+// repeated.
+
+#[cfg(test)]
+thread_local! {
+    /// Work that once grew with the square of the input — prefixes the fast path compares and
+    /// takes again, bytes `Pending` moves, `oxttl` asked again for a statement still open, the
+    /// declarations a piece is sent with — for the tests to check that it grows linearly.
+    pub(crate) static REPEATED_WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `units` of [`REPEATED_WORK`] (in the tests only).
+#[cfg_attr(not(test), allow(unused_variables))]
+pub(crate) fn repeated_work(units: usize) {
+    #[cfg(test)]
+    REPEATED_WORK.with(|work| work.set(work.get() + units));
+}
+
+/// What reading yields: a statement, statements already canonicalized, or a notice.
+pub(crate) enum Item {
+    Statement(Quad),
+    /// Statements canonicalized where they were parsed (Turtle on several threads).
+    Mapped(Box<GraphBatch>),
+    Notice(Notice),
+}
+
+/// What reading tells beside the statements: a syntax error recovered from, or a warning
+/// (legacy RDF/XML read in its compatibility mode).
+pub(crate) enum Notice {
+    SyntaxError(SyntaxError),
+    #[cfg_attr(not(feature = "rdfxml"), allow(dead_code))]
+    Warning(Location, String),
+}
+
+/// The lines an item spans (for a statement, from the line the previous one ended on), with
+/// the number of the first; for an item read without its lines (RDF/XML), no text and where it
+/// is.
+#[derive(Clone, Copy)]
+pub(crate) struct Span<'a> {
+    /// The first line (0: unknown).
+    pub(crate) first_line: u64,
+    /// The column on `first_line`, known for an item read without its lines: the start of the
+    /// XML event that completes it.
+    pub(crate) column: Option<u64>,
+    pub(crate) text: &'a [u8],
+}
+
+impl Span<'_> {
+    /// An item read without its lines, at `location`.
+    pub(crate) fn at(location: Location) -> Self {
+        Span {
+            first_line: location.line().unwrap_or(0),
+            column: location.column(),
+            text: b"",
+        }
+    }
+
+    /// Where the item starts, as far as known without searching its text.
+    pub(crate) fn start(&self) -> Location {
+        match (self.first_line, self.column) {
+            (0, _) => Location::unknown(),
+            (line, Some(column)) => Location::new(line, column),
+            (line, None) => Location::at_line(line),
+        }
+    }
+}
+
+/// Prefixes and base IRI, as declared by the input when its first statement is read.
+pub(crate) type Declarations = (Vec<(String, String)>, Option<String>);
+
+/// Whether `format` is written line by line ([`lines`]): N-Triples and N-Quads.
+pub(crate) fn writes_lines(format: super::RdfFormat) -> bool {
+    matches!(
+        format,
+        super::RdfFormat::NTriples | super::RdfFormat::NQuads
+    )
+}
 
 /// A session's output: serialized, or the lines of the line pipeline (written straight to the
 /// writer, with the sink's fingerprints) and the statements it is given parsed (serialized as

@@ -21,15 +21,16 @@
 //! Memory stays bounded: at most two pieces per thread are in flight, each about [`PIECE`]
 //! bytes (a piece ends at the first statement end after that size).
 
-use super::reader::{Declarations, Ended, Item, Premap, Resume, Span, read_lines, repeated_work};
+use super::reader::{Ended, Premap, Resume, read_lines};
 use super::worker::{GraphBatch, GraphWorker, mark_made_up};
+use super::{Declarations, Item, Span, repeated_work};
 use crate::position::{is_line_end, line_breaks, line_start};
+use crate::rewrite::RdfFormat;
 use crate::rewrite::RewriteError;
 use crate::rewrite::events::Found;
 use crate::rewrite::line_parser::LineParser;
 use crate::rewrite::threads::spawn_worker;
 use oxrdf::Quad;
-use oxrdfio::RdfFormat;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
 use std::sync::Arc;
@@ -917,7 +918,7 @@ fn peek(rest: &[u8], n: usize, ended: bool) -> Option<u8> {
 mod tests {
     use super::ends_one_statement;
     use crate::Registry;
-    use crate::rewrite::graph::reader::REPEATED_WORK;
+    use crate::rewrite::graph::REPEATED_WORK;
     use crate::rewrite::{RdfFormat, Rewriter};
 
     /// Declarations on two threads: each piece is sent with those before it, and a piece is

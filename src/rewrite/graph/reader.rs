@@ -11,92 +11,25 @@
 
 use super::parallel::{StatementEnds, ends_one_statement};
 use super::turtle::{FastRead, Groups};
+use super::{Declarations, Item, Notice, Span, repeated_work};
 use crate::position::{is_line_end, line_breaks, lines, read_line};
-use crate::rdfxml::{LocatedRdfXml, XmlError};
-use crate::rewrite::line_parser::{LineParser, bad_base, error_location};
+use crate::rewrite::RdfFormat;
+use crate::rewrite::line_parser::{LineParser, error_location};
 use crate::rewrite::{Location, RewriteError, SyntaxError};
-use oxrdf::{GraphName, Literal, Quad, Term};
-use oxrdfio::{RdfFormat, RdfParser};
-use oxrdfxml::{RdfXmlParseError, RdfXmlParser};
-use std::cell::RefCell;
+use oxrdf::{Literal, Quad, Term};
 use std::collections::VecDeque;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::rc::Rc;
 
 /// The most text kept after the last statement to start again from after an error.
 pub(crate) const MAX_PENDING: usize = 1 << 26;
-
-#[cfg(test)]
-thread_local! {
-    /// Work that once grew with the square of the input — prefixes the fast path compares and
-    /// takes again, bytes `Pending` moves, `oxttl` asked again for a statement still open, the
-    /// declarations a piece is sent with — for the tests to check that it grows linearly.
-    pub(crate) static REPEATED_WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts `units` of [`REPEATED_WORK`] (in the tests only).
-#[cfg_attr(not(test), allow(unused_variables))]
-pub(crate) fn repeated_work(units: usize) {
-    #[cfg(test)]
-    REPEATED_WORK.with(|work| work.set(work.get() + units));
-}
-
-/// What reading yields: a statement, statements already canonicalized, or a notice.
-pub(crate) enum Item {
-    Statement(Quad),
-    /// Statements canonicalized where they were parsed (Turtle on several threads).
-    Mapped(Box<super::worker::GraphBatch>),
-    Notice(Notice),
-}
-
-/// What reading tells beside the statements: a syntax error recovered from, or a warning
-/// (legacy RDF/XML read in its compatibility mode).
-pub(crate) enum Notice {
-    SyntaxError(SyntaxError),
-    Warning(Location, String),
-}
-
-/// The lines an item spans (for a statement, from the line the previous one ended on), with
-/// the number of the first; for an item read without its lines (RDF/XML), no text and where it
-/// is.
-#[derive(Clone, Copy)]
-pub(crate) struct Span<'a> {
-    /// The first line (0: unknown).
-    pub(crate) first_line: u64,
-    /// The column on `first_line`, known for an item read without its lines: the start of the
-    /// XML event that completes it.
-    pub(crate) column: Option<u64>,
-    pub(crate) text: &'a [u8],
-}
-
-impl Span<'_> {
-    /// An item read without its lines, at `location`.
-    pub(crate) fn at(location: Location) -> Self {
-        Span {
-            first_line: location.line().unwrap_or(0),
-            column: location.column(),
-            text: b"",
-        }
-    }
-
-    /// Where the item starts, as far as known without searching its text.
-    pub(crate) fn start(&self) -> Location {
-        match (self.first_line, self.column) {
-            (0, _) => Location::unknown(),
-            (line, Some(column)) => Location::new(line, column),
-            (line, None) => Location::at_line(line),
-        }
-    }
-}
-
-/// Prefixes and base IRI, as declared by the input when its first statement is read.
-pub(crate) type Declarations = (Vec<(String, String)>, Option<String>);
 
 /// Reads a whole input in one format, item by item.
 pub(crate) struct Reader<'p> {
     format: RdfFormat,
     base: Option<&'p str>,
     /// RDF/XML without the legacy pre-pass (`crate::rdfxml`).
+    #[cfg_attr(not(feature = "rdfxml"), allow(dead_code))]
     strict_rdfxml: bool,
     /// More than one: Turtle is parsed in pieces on as many threads (`super::parallel`).
     threads: usize,
@@ -158,130 +91,11 @@ impl<'p> Reader<'p> {
                 )
             }
             Some(parser) => read_lines(input, parser, Resume::default(), &mut on_item).map(drop),
-            None => self.read_other(input, &mut on_item),
+            #[cfg(feature = "rdfxml")]
+            None => super::rdfxml::read(input, self.base, self.strict_rdfxml, &mut on_item),
+            #[cfg(not(feature = "rdfxml"))]
+            None => unreachable!("every format but RDF/XML has a line parser"),
         }
-    }
-
-    /// RDF/XML through the legacy pre-pass unless `strict_rdfxml`, with the input location of
-    /// each statement and error; any other format `oxrdfio` reads, without locations.
-    fn read_other(
-        &self,
-        input: impl BufRead,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-    ) -> Result<(), RewriteError> {
-        if self.format != RdfFormat::RdfXml {
-            return self.parse_other(input, on_item);
-        }
-        let warnings: RefCell<Vec<(Location, String)>> = RefCell::default();
-        let mut parser = RdfXmlParser::new();
-        if let Some(base) = self.base {
-            parser = parser.with_base_iri(base).map_err(|e| bad_base(base, e))?;
-        }
-        if self.strict_rdfxml {
-            let triples = LocatedRdfXml::strict(parser, input);
-            return parse_rdfxml(triples, &warnings, on_item);
-        }
-        let triples = LocatedRdfXml::legacy(parser, input, |at, message| {
-            warnings.borrow_mut().push((at, message));
-        });
-        parse_rdfxml(triples, &warnings, on_item)
-    }
-
-    /// Parses a format other than RDF/XML with `oxrdfio`.
-    fn parse_other(
-        &self,
-        input: impl Read,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-    ) -> Result<(), RewriteError> {
-        let mut parser = RdfParser::from_format(self.format);
-        if let Some(base) = self.base {
-            parser = parser.with_base_iri(base).map_err(|e| bad_base(base, e))?;
-        }
-        let mut quads = parser.for_reader(input);
-        while let Some(result) = quads.next() {
-            let item = match result {
-                Ok(quad) => Item::Statement(quad),
-                Err(oxrdfio::RdfParseError::Io(e)) => return Err(RewriteError::Io(e)),
-                Err(oxrdfio::RdfParseError::Syntax(e)) => {
-                    let location = e.location().map_or(Location::unknown(), |l| {
-                        Location::new(l.start.line + 1, l.start.column + 1)
-                    });
-                    Item::Notice(Notice::SyntaxError(SyntaxError::new(
-                        location,
-                        e.to_string(),
-                    )))
-                }
-            };
-            let declarations = || declared(quads.prefixes(), quads.base_iri());
-            on_item(item, Span::at(Location::unknown()), &declarations)?;
-        }
-        Ok(())
-    }
-}
-
-/// Hands on the statements and errors of RDF/XML, each located at the XML event that completes
-/// it, and `warnings` (filled by the legacy pre-pass as it reads) as they come.
-fn parse_rdfxml(
-    mut triples: LocatedRdfXml<'_>,
-    warnings: &RefCell<Vec<(Location, String)>>,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-) -> Result<(), RewriteError> {
-    while let Some((result, at)) = triples.next() {
-        tell_warnings(warnings, on_item)?;
-        let item = match result {
-            Ok(triple) => Item::Statement(triple.in_graph(GraphName::DefaultGraph)),
-            Err(RdfXmlParseError::Io(e)) => match malformed_xml(&e) {
-                Some(error) => Item::Notice(Notice::SyntaxError(error)),
-                None => return Err(RewriteError::Io(e)),
-            },
-            Err(RdfXmlParseError::Syntax(e)) => {
-                Item::Notice(Notice::SyntaxError(SyntaxError::new(at, e.to_string())))
-            }
-        };
-        let declarations = || declared(triples.prefixes(), triples.base_iri());
-        on_item(item, Span::at(at), &declarations)?;
-    }
-    tell_warnings(warnings, on_item)
-}
-
-/// `prefixes` (sorted by name: a rewrite's output is the same on every run) and `base`.
-fn declared<'a>(
-    prefixes: impl Iterator<Item = (&'a str, &'a str)>,
-    base: Option<&str>,
-) -> Declarations {
-    let mut prefixes: Vec<_> = prefixes
-        .map(|(n, i)| (n.to_owned(), i.to_owned()))
-        .collect();
-    prefixes.sort();
-    (prefixes, base.map(str::to_owned))
-}
-
-/// Hands the warnings gathered so far to `on_item`.
-fn tell_warnings(
-    warnings: &RefCell<Vec<(Location, String)>>,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-) -> Result<(), RewriteError> {
-    let told: Vec<_> = warnings.borrow_mut().drain(..).collect();
-    told.into_iter().try_for_each(|(at, message)| {
-        on_item(
-            Item::Notice(Notice::Warning(at, message)),
-            Span::at(at),
-            &Declarations::default,
-        )
-    })
-}
-
-/// The error of the legacy pre-pass inside `e`, if it is one (malformed XML), as a syntax error.
-fn malformed_xml(e: &std::io::Error) -> Option<SyntaxError> {
-    let mut inner: &(dyn std::error::Error + 'static) = e.get_ref()?;
-    loop {
-        if let Some(xml) = inner.downcast_ref::<XmlError>() {
-            return Some(SyntaxError::new(xml.location, xml.message.clone()));
-        }
-        inner = match inner.downcast_ref::<std::io::Error>() {
-            Some(io) => io.get_ref()?,
-            None => inner.source()?,
-        };
     }
 }
 
@@ -1071,9 +885,9 @@ mod fast_turtle {
     /// The work done again and again reading `text`, and its bound if that work grows linearly:
     /// twice its bytes, and 16 per line.
     fn repeated_work_reading(text: &str) -> (usize, usize) {
-        super::REPEATED_WORK.with(|work| work.set(0));
+        crate::rewrite::graph::REPEATED_WORK.with(|work| work.set(0));
         items(text.as_bytes(), "http://base.example/", true);
-        let work = super::REPEATED_WORK.with(std::cell::Cell::get);
+        let work = crate::rewrite::graph::REPEATED_WORK.with(std::cell::Cell::get);
         (work, 2 * text.len() + 16 * text.lines().count())
     }
 

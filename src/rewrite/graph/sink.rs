@@ -2,13 +2,17 @@
 //! with the session, so that serializing can move to the worker thread while the session keeps
 //! its writer (which need not be `Send`), and drains the buffer into it in order.
 
-use super::reader::Declarations;
 use super::worker::GraphBatch;
+use super::{Declarations, writes_lines};
+#[cfg(feature = "rdfxml")]
 use crate::rdfxml::UsedNamespaces;
 use crate::rewrite::fingerprint::{Fingerprint, Fingerprints, insert_prefix};
 use crate::rewrite::{RdfFormat, RewriteError, Rewriter};
-use oxrdf::Quad;
-use oxrdfio::{RdfSerializer, WriterQuadSerializer};
+use oxrdf::{Quad, TripleRef};
+#[cfg(feature = "rdfxml")]
+use oxrdfxml::{RdfXmlSerializer, WriterRdfXmlSerializer};
+use oxttl::trig::{TriGSerializer, WriterTriGSerializer};
+use oxttl::turtle::{TurtleSerializer, WriterTurtleSerializer};
 use std::io::{self, BufWriter, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -50,8 +54,37 @@ impl Write for SharedBuffer {
     }
 }
 
-/// RDF/XML goes through [`UsedNamespaces`]: `oxrdfxml` declares a namespace it may not use.
-type Serializer = WriterQuadSerializer<BufWriter<UsedNamespaces<SharedBuffer>>>;
+/// The serializer of a format written as a document (N-Triples and N-Quads are written as
+/// lines, [`super::lines`]). RDF/XML goes through [`UsedNamespaces`]: `oxrdfxml` declares a
+/// namespace it may not use.
+enum Serializer {
+    Turtle(WriterTurtleSerializer<BufWriter<SharedBuffer>>),
+    TriG(WriterTriGSerializer<BufWriter<SharedBuffer>>),
+    #[cfg(feature = "rdfxml")]
+    RdfXml(WriterRdfXmlSerializer<BufWriter<UsedNamespaces<SharedBuffer>>>),
+}
+
+impl Serializer {
+    /// Serializes `quad`, whose graph the format has (the sink checked).
+    fn serialize_quad(&mut self, quad: &Quad) -> io::Result<()> {
+        match self {
+            Self::Turtle(serializer) => serializer.serialize_triple(TripleRef::from(quad.as_ref())),
+            Self::TriG(serializer) => serializer.serialize_quad(quad),
+            #[cfg(feature = "rdfxml")]
+            Self::RdfXml(serializer) => serializer.serialize_triple(TripleRef::from(quad.as_ref())),
+        }
+    }
+
+    /// Ends the document and flushes it to the shared buffer.
+    fn finish(self) -> io::Result<()> {
+        match self {
+            Self::Turtle(serializer) => serializer.finish()?.flush(),
+            Self::TriG(serializer) => serializer.finish()?.flush(),
+            #[cfg(feature = "rdfxml")]
+            Self::RdfXml(serializer) => serializer.finish()?.flush(),
+        }
+    }
+}
 
 /// N-Triples and N-Quads lines are handed to the session in blocks of at least this many
 /// bytes: as large as the buffer of the session's writer, which writes such a block straight
@@ -208,14 +241,9 @@ impl GraphSink {
             Some(serializer) => *serializer,
             None => serializer_for(rewriter, self.shared.clone(), &Declarations::default())?,
         };
-        serializer.finish()?.flush()?;
+        serializer.finish()?;
         Ok(())
     }
-}
-
-/// Whether `format` is written line by line ([`super::lines`]): N-Triples and N-Quads.
-pub(crate) fn writes_lines(format: RdfFormat) -> bool {
-    matches!(format, RdfFormat::NTriples | RdfFormat::NQuads)
 }
 
 /// The serializer of the rewriter's output format, with the input's prefixes (written absolute:
@@ -226,23 +254,42 @@ fn serializer_for(
     shared: SharedBuffer,
     (prefixes, _base): &Declarations,
 ) -> Result<Serializer, RewriteError> {
-    let mut serializer = RdfSerializer::from_format(rewriter.output_format);
-    if rewriter.output_format != RdfFormat::RdfXml {
-        // The parser has checked these IRIs; checking again here costs nothing and means a bad
-        // one is skipped rather than fatal.
-        for (name, iri) in prefixes
-            .iter()
-            .filter(|(_, iri)| oxiri::Iri::parse(iri.as_str()).is_ok())
-        {
-            serializer = serializer
-                .with_prefix(name.as_str(), iri.as_str())
-                .map_err(|error| RewriteError::InvalidPrefix {
-                    name: name.clone(),
-                    iri: iri.clone(),
-                    error,
-                })?;
+    // The parser has checked these IRIs; checking again here costs nothing and means a bad one
+    // is skipped rather than fatal.
+    let prefixes = prefixes
+        .iter()
+        .filter(|(_, iri)| oxiri::Iri::parse(iri.as_str()).is_ok());
+    let invalid = |(name, iri): &(String, String), error| RewriteError::InvalidPrefix {
+        name: name.clone(),
+        iri: iri.clone(),
+        error,
+    };
+    let buffered = |shared| BufWriter::with_capacity(1 << 16, shared);
+    Ok(match rewriter.output_format {
+        RdfFormat::Turtle => {
+            let mut serializer = TurtleSerializer::new();
+            for prefix @ (name, iri) in prefixes {
+                serializer = serializer
+                    .with_prefix(name.as_str(), iri.as_str())
+                    .map_err(|error| invalid(prefix, error))?;
+            }
+            Serializer::Turtle(serializer.for_writer(buffered(shared)))
         }
-    }
-    let shared = UsedNamespaces::new(shared, rewriter.output_format == RdfFormat::RdfXml);
-    Ok(serializer.for_writer(BufWriter::with_capacity(1 << 16, shared)))
+        RdfFormat::TriG => {
+            let mut serializer = TriGSerializer::new();
+            for prefix @ (name, iri) in prefixes {
+                serializer = serializer
+                    .with_prefix(name.as_str(), iri.as_str())
+                    .map_err(|error| invalid(prefix, error))?;
+            }
+            Serializer::TriG(serializer.for_writer(buffered(shared)))
+        }
+        #[cfg(feature = "rdfxml")]
+        RdfFormat::RdfXml => Serializer::RdfXml(RdfXmlSerializer::new().for_writer(
+            BufWriter::with_capacity(1 << 16, UsedNamespaces::new(shared, true)),
+        )),
+        RdfFormat::NTriples | RdfFormat::NQuads => {
+            unreachable!("N-Triples and N-Quads are written as lines")
+        }
+    })
 }

@@ -17,7 +17,7 @@
 //! ```
 
 use super::parallel::Boundaries;
-use super::reader::repeated_work;
+use super::repeated_work;
 use crate::position::{line_breaks, line_start};
 use crate::rewrite::line_parser::LineParser;
 use crate::rewrite::line_scan::{

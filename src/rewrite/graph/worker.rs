@@ -2,7 +2,7 @@
 //! rewritten or invalid IRI is written, and gives anonymous blank nodes labels that are the same
 //! on every run.
 
-use super::reader::{Declarations, Span};
+use super::{Declarations, Span};
 use crate::equivalence::Member;
 use crate::literals::LiteralEvent;
 use crate::position::{is_line_end, line_breaks, line_start};
@@ -276,7 +276,7 @@ impl<'r> GraphWorker<'r> {
     /// ([`WrittenLines`]): the output is N-Triples or N-Quads, duplicates are kept and no
     /// fingerprint is written.
     pub(crate) fn writes_lines(&self) -> bool {
-        super::sink::writes_lines(self.rewriter.output_format)
+        super::writes_lines(self.rewriter.output_format)
             && !self.rewriter.drop_duplicates
             && !self.rewriter.fingerprint_statements
     }

@@ -3,6 +3,7 @@
 
 use crate::mapping::{EquivalenceLinks, EquivalenceStatement};
 use crate::position::lines;
+use crate::rewrite::RdfFormat;
 use crate::rewrite::blank_nodes::DocumentScope;
 use crate::rewrite::cache::Cache;
 use crate::rewrite::cache::Outcome;
@@ -14,7 +15,6 @@ use crate::rewrite::line_scan::{Checked, check};
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::{Location, Rewriter, SyntaxError};
 use memchr::memmem::Finder;
-use oxrdfio::RdfFormat;
 use std::ops::Range;
 
 /// What becomes of a statement whose predicate asserts an equivalence (`--collapse`); the
