@@ -30,13 +30,6 @@ const PENDING_CIRCLES: &[&[&str]] = &[
         "src/rewrite/line/",
         "src/rewrite/session.rs",
     ],
-    // The graph pipeline's reader and its Turtle reader on several threads call each other,
-    // and share the light scanner (`parallel`) with the fast Turtle path.
-    &[
-        "src/rewrite/graph/parallel.rs",
-        "src/rewrite/graph/reader.rs",
-        "src/rewrite/graph/turtle.rs",
-    ],
 ];
 
 /// The layers, lowest first: each file is in the first layer one of whose prefixes its path

@@ -6,12 +6,8 @@
 //! a second thread while the session reads.
 
 mod lines;
-mod parallel;
-#[cfg(feature = "rdfxml")]
-mod rdfxml;
 mod reader;
 mod sink;
-mod turtle;
 mod worker;
 
 use super::blank_nodes::DocumentScope;

@@ -16,9 +16,9 @@
 //!     ex:q [ ex:r 1 ] .           (_:n ex:r 1, line 1), (ex:a ex:q _:n, line 1)
 //! ```
 
-use super::parallel::Boundaries;
-use super::repeated_work;
+use super::scan::Boundaries;
 use crate::position::{line_breaks, line_start};
+use crate::rewrite::graph::repeated_work;
 use crate::rewrite::line_parser::LineParser;
 use crate::rewrite::line_scan::{
     RDF_DIR_LANG_STRING, RDF_LANG_STRING, is_valid_absolute_iri, language_tag_len,

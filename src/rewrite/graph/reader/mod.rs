@@ -9,17 +9,23 @@
 //! only itself. The lines since the last statement are kept for that (up to [`MAX_PENDING`]
 //! bytes). In TriG, the new parser is put back into the graph block the error was in.
 
-use super::parallel::{StatementEnds, ends_one_statement};
-use super::turtle::{FastRead, Groups};
+mod parallel;
+#[cfg(feature = "rdfxml")]
+mod rdfxml;
+mod scan;
+mod turtle;
+
 use super::{Declarations, Item, Notice, Span, repeated_work};
 use crate::position::{is_line_end, line_breaks, lines, read_line};
 use crate::rewrite::RdfFormat;
 use crate::rewrite::line_parser::{LineParser, error_location};
 use crate::rewrite::{Location, RewriteError, SyntaxError};
 use oxrdf::{Literal, Quad, Term};
+use scan::{StatementEnds, ends_one_statement};
 use std::collections::VecDeque;
 use std::io::BufRead;
 use std::rc::Rc;
+use turtle::{FastRead, Groups};
 
 /// The most text kept after the last statement to start again from after an error.
 pub(crate) const MAX_PENDING: usize = 1 << 26;
@@ -81,18 +87,16 @@ impl<'p> Reader<'p> {
         mut on_item: impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
     ) -> Result<(), RewriteError> {
         match LineParser::declared(self.format, self.base, &[])? {
-            Some(parser) if self.format == RdfFormat::Turtle && self.threads > 1 => {
-                super::parallel::read(
-                    input,
-                    parser,
-                    self.threads,
-                    self.premap.clone(),
-                    &mut on_item,
-                )
-            }
+            Some(parser) if self.format == RdfFormat::Turtle && self.threads > 1 => parallel::read(
+                input,
+                parser,
+                self.threads,
+                self.premap.clone(),
+                &mut on_item,
+            ),
             Some(parser) => read_lines(input, parser, Resume::default(), &mut on_item).map(drop),
             #[cfg(feature = "rdfxml")]
-            None => super::rdfxml::read(input, self.base, self.strict_rdfxml, &mut on_item),
+            None => rdfxml::read(input, self.base, self.strict_rdfxml, &mut on_item),
             #[cfg(not(feature = "rdfxml"))]
             None => unreachable!("every format but RDF/XML has a line parser"),
         }
@@ -742,7 +746,7 @@ mod fast_turtle {
                 statements += agree(&path.display().to_string(), variant, &base);
             }
         }
-        let fast = super::super::turtle::READ_FAST.get();
+        let fast = super::turtle::READ_FAST.get();
         assert!(
             statements > 10_000 && fast * 2 > statements,
             "{statements} statements compared, {fast} read by the fast path"

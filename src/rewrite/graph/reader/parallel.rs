@@ -1,5 +1,5 @@
 //! Turtle parsed on several threads: the input is read in large blocks, cut into pieces at
-//! statement ends found by a light lexical scan ([`Scanner`]), and each piece is parsed on a
+//! statement ends found by a light lexical scan ([`super::scan`]), and each piece is parsed on a
 //! thread of its own by the same line reader as on one thread, knowing the prefixes and base
 //! declared before it. The statements are handed on in input order, so the output is the same
 //! as on one thread, byte for byte. To N-Triples or N-Quads without `--dedup`, a parsing thread
@@ -21,13 +21,14 @@
 //! Memory stays bounded: at most two pieces per thread are in flight, each about [`PIECE`]
 //! bytes (a piece ends at the first statement end after that size).
 
-use super::reader::{Ended, Premap, Resume, read_lines};
-use super::worker::{GraphBatch, GraphWorker, mark_made_up};
-use super::{Declarations, Item, Span, repeated_work};
-use crate::position::{is_line_end, line_breaks, line_start};
+use super::scan::{Cut, MAX_PIECE, Scanner};
+use super::{Ended, Premap, Resume, read_lines};
+use crate::position::line_breaks;
 use crate::rewrite::RdfFormat;
 use crate::rewrite::RewriteError;
 use crate::rewrite::events::Found;
+use crate::rewrite::graph::worker::{GraphBatch, GraphWorker, mark_made_up};
+use crate::rewrite::graph::{Declarations, Item, Span, repeated_work};
 use crate::rewrite::line_parser::LineParser;
 use crate::rewrite::threads::spawn_worker;
 use oxrdf::Quad;
@@ -41,8 +42,6 @@ use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 /// statements in flight (TTL→NT on two threads: peak RSS 124–142 MB at 1 MiB, 89–115 MB at
 /// 256 KiB, on 1 M statements).
 const PIECE: usize = 1 << 18;
-/// The most a piece may grow to before the rest of the input is read on one thread.
-const MAX_PIECE: usize = 1 << 26;
 /// How much is read from the input at a time.
 const READ: usize = 1 << 20;
 
@@ -261,7 +260,7 @@ fn read_pieces(
             end,
             declares,
             leftover,
-        }) = scanner.cut(&buffer[unsent..], ended)
+        }) = cut(&mut scanner, &buffer[unsent..], ended)
         else {
             if scanner.lost || buffer.len() - unsent > MAX_PIECE {
                 break true;
@@ -457,466 +456,19 @@ fn stopped() -> RewriteError {
     RewriteError::Io(io::Error::other("a parsing thread stopped"))
 }
 
-/// Where a piece can end: after the line break that follows a statement's final `.`.
-struct Cut {
-    end: usize,
-    /// Where the lines since the last statement start: at the line of its final `.`.
-    leftover: usize,
-    /// Whether the piece holds something that looks like a prefix or base declaration.
-    declares: bool,
-}
-
-/// The bytes the scan stops at within a statement: line breaks (where a piece may end), and
-/// what starts or ends a comment, an IRI, a string, an escape, brackets or a statement.
-static SPECIAL: [bool; 256] = {
-    let mut special = [false; 256];
-    let mut i = 0;
-    let bytes = b"\n#<>\"'\\[](){}.";
-    while i < bytes.len() {
-        special[bytes[i] as usize] = true;
-        i += 1;
+/// The first place after [`PIECE`] bytes of `buffer` where a piece can end, scanning on
+/// from where the last call stopped; at the end of the input, the rest of it.
+fn cut(scanner: &mut Scanner, buffer: &[u8], ended: bool) -> Option<Cut> {
+    #[cfg(feature = "fuzzing")]
+    if let Some(size) = crate::fuzzing::piece_size() {
+        // Smaller pieces, for the fuzz targets (`crate::fuzzing::with_piece_size`).
+        return scanner.cut_after(buffer, ended, size, false);
     }
-    special
-};
-
-/// The lexical state of the scan.
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-enum State {
-    /// Between tokens, or in a token without quotes or brackets.
-    #[default]
-    Code,
-    /// After a statement's final `.`: spaces, a comment and a line break may follow.
-    AfterDot,
-    /// In a comment after a statement's final `.`.
-    AfterDotComment,
-    Comment,
-    Iri,
-    /// In a string quoted by the byte; `long` for `"""` / `'''`.
-    String {
-        quote: u8,
-        long: bool,
-    },
-}
-
-/// Finds where statements end in Turtle text, following strings, IRIs, comments, escapes and
-/// brackets; and whether a statement looks like a declaration (`@prefix`, `@base`, `PREFIX`,
-/// `BASE`). It loses track (and finds no more ends) where the text cannot be Turtle.
-struct Scanner {
-    state: State,
-    /// How far the buffer has been scanned.
-    at: usize,
-    depth: usize,
-    /// At the start of a statement (only spaces and comments since the last one).
-    statement_start: bool,
-    /// Something like a declaration was seen since the last cut.
-    declares: bool,
-    /// The start of the line of the last statement's final `.`.
-    dot_line: usize,
-    /// The text cannot be Turtle here: no more cuts.
-    lost: bool,
-}
-
-impl Default for Scanner {
-    fn default() -> Self {
-        Self {
-            state: State::Code,
-            at: 0,
-            depth: 0,
-            statement_start: true,
-            declares: false,
-            dot_line: 0,
-            lost: false,
-        }
-    }
-}
-
-impl Scanner {
-    /// The first place after [`PIECE`] bytes of `buffer` where a piece can end, scanning on
-    /// from where the last call stopped; at the end of the input, the rest of it.
-    fn cut(&mut self, buffer: &[u8], ended: bool) -> Option<Cut> {
-        #[cfg(feature = "fuzzing")]
-        if let Some(size) = crate::fuzzing::piece_size() {
-            // Smaller pieces, for the fuzz targets (`crate::fuzzing::with_piece_size`).
-            return self.cut_after(buffer, ended, size, false);
-        }
-        self.cut_after(buffer, ended, PIECE, false)
-    }
-
-    /// As [`Scanner::cut`], with pieces of at least `min` bytes; `whole_lines` when `buffer`
-    /// ends with a whole line (a `\r` at its end is a line break of its own, not the start of
-    /// a `\r\n`).
-    fn cut_after(
-        &mut self,
-        buffer: &[u8],
-        ended: bool,
-        min: usize,
-        whole_lines: bool,
-    ) -> Option<Cut> {
-        if self.at == 0 && buffer.is_empty() {
-            return None;
-        }
-        if self.lost {
-            return None;
-        }
-        while self.at < buffer.len() {
-            let Some(step) = self.step(buffer, ended) else {
-                // Needs more input to decide.
-                break;
-            };
-            self.at += step;
-            if self.lost {
-                return None;
-            }
-            // A piece ends at a line break, never between the `\r` and the `\n` of a `\r\n`.
-            let line_end = match buffer[self.at - 1] {
-                b'\n' => true,
-                b'\r' => buffer
-                    .get(self.at)
-                    .map_or(whole_lines || ended, |&next| next != b'\n'),
-                _ => false,
-            };
-            if self.state == State::Code
-                && self.depth == 0
-                && line_end
-                && self.statement_start
-                && self.at >= min
-            {
-                return Some(Cut {
-                    end: self.at,
-                    declares: std::mem::take(&mut self.declares),
-                    leftover: self.dot_line,
-                });
-            }
-        }
-        (ended && !buffer.is_empty() && self.at >= buffer.len()).then_some(Cut {
-            end: buffer.len(),
-            declares: false,
-            leftover: self.dot_line,
-        })
-    }
-
-    /// The buffer lost its first `end` bytes (a piece cut there).
-    fn cut_at(&mut self, end: usize) {
-        self.at -= end;
-        self.dot_line = self.dot_line.saturating_sub(end);
-    }
-
-    /// Scans the token at `self.at`; gives how many bytes it took, or `None` when more input
-    /// is needed to tell.
-    fn step(&mut self, buffer: &[u8], ended: bool) -> Option<usize> {
-        // At the end of the input, a token may look past it (a `\` that ends a string, whose
-        // escaped byte would be there): the step ends with the input.
-        let left = buffer.len() - self.at;
-        self.token(buffer, ended).map(|step| step.min(left))
-    }
-
-    /// [`Scanner::step`], the step maybe past the end of an ended input.
-    fn token(&mut self, buffer: &[u8], ended: bool) -> Option<usize> {
-        let rest = &buffer[self.at..];
-        let byte = rest[0];
-        let peek = |n: usize| peek(rest, n, ended);
-        match self.state {
-            State::Comment | State::AfterDotComment => {
-                if is_line_end(byte) {
-                    self.state = if self.state == State::Comment {
-                        State::Code
-                    } else {
-                        self.statement_start = true;
-                        State::Code
-                    };
-                    return Some(1);
-                }
-                Some(memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len()))
-            }
-            State::Iri => match memchr::memchr3(b'>', b'\n', b'"', rest) {
-                // (A `\r` in an IRI is refused by `oxttl`, which then has the last word.)
-                Some(at) if rest[at] == b'>' => {
-                    self.state = State::Code;
-                    self.statement_start = false;
-                    Some(at + 1)
-                }
-                Some(_) => {
-                    self.lost = true;
-                    Some(1)
-                }
-                None => Some(rest.len()),
-            },
-            State::String { quote, long } => {
-                let Some(at) = memchr::memchr3(quote, b'\\', b'\n', rest) else {
-                    if !long && memchr::memchr(b'\r', rest).is_some() {
-                        self.lost = true;
-                        return Some(1);
-                    }
-                    return Some(rest.len());
-                };
-                if !long && memchr::memchr(b'\r', &rest[..at]).is_some() {
-                    // A line break in a short string: not Turtle.
-                    self.lost = true;
-                    return Some(1);
-                }
-                match rest[at] {
-                    b'\\' => {
-                        peek(at + 1)?;
-                        Some(at + 2)
-                    }
-                    b'\n' if !long => {
-                        self.lost = true;
-                        Some(1)
-                    }
-                    b'\n' => Some(at + 1),
-                    _ if !long => {
-                        self.state = State::Code;
-                        Some(at + 1)
-                    }
-                    _ => {
-                        let closes = (1..3).all(|n| peek(at + n) == Some(quote));
-                        if (1..3).any(|n| peek(at + n).is_none()) {
-                            return if at > 0 { Some(at) } else { None };
-                        }
-                        if closes {
-                            self.state = State::Code;
-                            Some(at + 3)
-                        } else {
-                            Some(at + 1)
-                        }
-                    }
-                }
-            }
-            State::AfterDot => match byte {
-                b' ' | b'\t' => Some(1),
-                b'\r' | b'\n' => {
-                    self.state = State::Code;
-                    self.statement_start = true;
-                    Some(1)
-                }
-                b'#' => {
-                    self.state = State::AfterDotComment;
-                    Some(1)
-                }
-                _ => {
-                    self.state = State::Code;
-                    self.statement_start = true;
-                    self.code(buffer, ended)
-                }
-            },
-            State::Code => self.code(buffer, ended),
-        }
-    }
-
-    /// A step in [`State::Code`].
-    fn code(&mut self, buffer: &[u8], ended: bool) -> Option<usize> {
-        let rest = &buffer[self.at..];
-        if !self.statement_start {
-            // Within a statement, a run of plain bytes (names, numbers, spaces) at once.
-            let plain = rest
-                .iter()
-                .take_while(|&&b| !SPECIAL[usize::from(b)])
-                .count();
-            if plain > 0 {
-                return Some(plain);
-            }
-        }
-        let byte = rest[0];
-        let peek = |n: usize| peek(rest, n, ended);
-        if byte.is_ascii_whitespace() {
-            return Some(1);
-        }
-        if byte == b'#' {
-            self.state = State::Comment;
-            return Some(1);
-        }
-        if std::mem::take(&mut self.statement_start) && self.depth == 0 {
-            let word: Vec<u8> = (0..6).map_while(&peek).collect();
-            if word.len() < 6 && !ended && rest.len() < 6 {
-                self.statement_start = true;
-                return None;
-            }
-            let lower = word.to_ascii_lowercase();
-            let keyword = |k: &[u8]| {
-                lower.starts_with(k) && lower.get(k.len()).is_none_or(u8::is_ascii_whitespace)
-            };
-            if byte == b'@' || keyword(b"prefix") || keyword(b"base") {
-                self.declares = true;
-            }
-        }
-        match byte {
-            b'<' => match peek(1)? {
-                b'<' => {
-                    self.depth += 1;
-                    Some(2)
-                }
-                _ => {
-                    self.state = State::Iri;
-                    Some(1)
-                }
-            },
-            b'>' => {
-                // Only `>>` ends a quoted triple here: IRIs take their own `>`.
-                if peek(1)? != b'>' || self.depth == 0 {
-                    self.lost = true;
-                    return Some(1);
-                }
-                self.depth -= 1;
-                Some(2)
-            }
-            b'"' | b'\'' => {
-                let long = peek(1)? == byte && peek(2)? == byte;
-                self.state = State::String { quote: byte, long };
-                Some(if long { 3 } else { 1 })
-            }
-            b'\\' => {
-                peek(1)?;
-                Some(2)
-            }
-            b'[' | b'(' | b'{' => {
-                self.depth += 1;
-                Some(1)
-            }
-            b']' | b')' | b'}' => {
-                if self.depth == 0 {
-                    self.lost = true;
-                } else {
-                    self.depth -= 1;
-                }
-                Some(1)
-            }
-            b'.' if self.depth == 0 => {
-                let next = peek(1)?;
-                if next.is_ascii_whitespace() || next == b'#' {
-                    self.state = State::AfterDot;
-                    self.dot_line = line_start(buffer, self.at);
-                }
-                Some(1)
-            }
-            _ => Some(1),
-        }
-    }
-}
-
-/// Follows Turtle text fed line by line from a statement boundary, and tells when it is at
-/// one again (as far as the light scan can tell: `oxttl` has the last word on the statements).
-#[derive(Default)]
-pub(crate) struct Boundaries {
-    scanner: Scanner,
-    /// The text since the last boundary.
-    text: Vec<u8>,
-}
-
-impl Boundaries {
-    /// Feeds a line: `Some(true)` when the text fed so far ends at a statement boundary,
-    /// `None` when the scan lost track (or a statement grew past [`MAX_PIECE`]).
-    pub(crate) fn line(&mut self, line: &[u8]) -> Option<bool> {
-        self.text.extend_from_slice(line);
-        while let Some(cut) = self.scanner.cut_after(&self.text, false, 0, true) {
-            self.text.drain(..cut.end);
-            self.scanner.cut_at(cut.end);
-            if self.text.is_empty() {
-                return Some(true);
-            }
-        }
-        (!self.scanner.lost && self.text.len() <= MAX_PIECE).then_some(false)
-    }
-
-    /// Whether the text fed so far ends inside a long string that `line` cannot close (it
-    /// holds neither the quote nor a backslash): no statement ends in `line`.
-    pub(crate) fn stays_in_long_string(&self, line: &[u8]) -> bool {
-        match self.scanner.state {
-            State::String { quote, long: true } => {
-                !self.scanner.lost
-                    && self.scanner.at == self.text.len()
-                    && memchr::memchr2(quote, b'\\', line).is_none()
-            }
-            _ => false,
-        }
-    }
-}
-
-/// Finds where statements end in Turtle text fed line by line from a statement boundary, so
-/// that a statement's triples can be held until it ends (and dropped whole when it turns out
-/// bad).
-#[derive(Default)]
-pub(crate) struct StatementEnds {
-    scanner: Scanner,
-    /// The text since the last statement end.
-    text: Vec<u8>,
-}
-
-impl StatementEnds {
-    /// Feeds a line: the offsets in it just after each statement's final `.` and the byte after
-    /// it; `None` when the scan lost track (from then on it tells nothing).
-    pub(crate) fn line(&mut self, line: &[u8]) -> Option<Vec<usize>> {
-        if self.scanner.lost {
-            return None;
-        }
-        let offset = self.text.len();
-        self.text.extend_from_slice(line);
-        let mut ends = Vec::new();
-        while self.scanner.at < self.text.len() {
-            let was_after_dot = self.scanner.state == State::AfterDot;
-            let Some(step) = self.scanner.step(&self.text, false) else {
-                break;
-            };
-            self.scanner.at += step;
-            if self.scanner.lost {
-                return None;
-            }
-            if !was_after_dot && self.scanner.state == State::AfterDot && self.scanner.depth == 0 {
-                // The `.` and the byte after it (read to tell the `.` from a name's or a
-                // number's); at the line's start if that byte ended the line before.
-                ends.push((self.scanner.at + 1).saturating_sub(offset));
-            }
-        }
-        if let Some(&last) = ends.last() {
-            // A `.` in an earlier line, found once this one came (the scan waited for more
-            // text after it): the end is told at this line's start, and the text is dropped
-            // only as far as it was scanned.
-            let end = (offset + last).min(self.scanner.at);
-            self.text.drain(..end);
-            self.scanner.cut_at(end);
-        }
-        Some(ends)
-    }
-}
-
-/// Whether `line` holds the end of exactly one statement and nothing after it but spaces and a
-/// comment, as far as the light scan can tell from the line alone (false where it cannot tell:
-/// a line that starts within a long string, say).
-///
-/// ```text
-/// "  ex:d .  # done\n"        true
-/// "ex:a ex:p ex:b . ex:c ex:p" false (a statement starts after the end)
-/// "ex:a ex:p ex:b ;"          false (no end)
-/// ```
-pub(crate) fn ends_one_statement(line: &[u8]) -> bool {
-    let mut scanner = Scanner::default();
-    let mut ends = 0;
-    while scanner.at < line.len() {
-        let was_after_dot = scanner.state == State::AfterDot;
-        let Some(step) = scanner.step(line, true) else {
-            return false;
-        };
-        scanner.at += step;
-        if scanner.lost {
-            return false;
-        }
-        ends += usize::from(!was_after_dot && scanner.state == State::AfterDot);
-    }
-    ends == 1 && scanner.depth == 0 && scanner.statement_start
-        || ends == 1 && matches!(scanner.state, State::AfterDot | State::AfterDotComment)
-}
-
-/// The byte `n` of `rest`: `None` when it is not read yet; at the end of the input, a space.
-fn peek(rest: &[u8], n: usize, ended: bool) -> Option<u8> {
-    match rest.get(n) {
-        Some(&b) => Some(b),
-        None if ended => Some(b' '),
-        None => None,
-    }
+    scanner.cut_after(buffer, ended, PIECE, false)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::ends_one_statement;
     use crate::Registry;
     use crate::rewrite::graph::REPEATED_WORK;
     use crate::rewrite::{RdfFormat, Rewriter};
@@ -940,28 +492,5 @@ mod tests {
         assert_eq!(out, b"<http://e/1/a> <http://e/2/b> <http://e/3/c> .\n");
         let work = REPEATED_WORK.with(std::cell::Cell::get);
         assert!(work <= 2 * text.len(), "{work} > {}", 2 * text.len());
-    }
-
-    #[test]
-    fn a_line_ends_one_statement_when_only_spaces_and_a_comment_follow_its_end() {
-        for line in [
-            "  ex:d .\n",
-            "  ex:d .  # done\n",
-            "ex:a ex:p ex:b .",
-            "ex:a ex:p \"x . y\" .\n",
-        ] {
-            assert!(ends_one_statement(line.as_bytes()), "{line:?}");
-        }
-        for line in [
-            "ex:a ex:p ex:b . ex:c ex:p\n",
-            "ex:a ex:p ex:b ;\n",
-            "ex:a ex:p ex:b . ex:c ex:p ex:d .\n",
-            "lines\"\"\" .\n",
-            "ex:a ex:p ex:b . \"\"\"open\n",
-            "}\n",
-            "\n",
-        ] {
-            assert!(!ends_one_statement(line.as_bytes()), "{line:?}");
-        }
     }
 }

@@ -1,8 +1,8 @@
 //! RDF/XML, read through `oxrdfxml` with the legacy pre-pass (`crate::rdfxml`) unless strict,
 //! each statement and error located at the XML event that completes it.
 
-use super::{Declarations, Item, Notice, Span};
 use crate::rdfxml::{LocatedRdfXml, XmlError};
+use crate::rewrite::graph::{Declarations, Item, Notice, Span};
 use crate::rewrite::line_parser::bad_base;
 use crate::rewrite::{Location, RewriteError, SyntaxError};
 use oxrdf::GraphName;
