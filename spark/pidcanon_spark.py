@@ -828,34 +828,39 @@ def classes_on_driver(options, statements, files):
 
 def classes_on_cluster(sc, options, lines, files, threads, table_dir):
     """The classes of `lines` (an RDD of equivalence statements) computed where they are, none
-    collected on the driver: each partition canonicalized by the binary, the IRI pairs joined
-    into connected components (`connected_components`), each component's statements given
-    whole to one process of the binary, which makes the classes (`class_args`); their `--map`
-    lines, the table, are written as part files to `table_dir` and shipped to every executor.
-    Returns the note for the summary and the number of rounds."""
-    unused = sc.accumulator({}, PartitionReports())
+    collected on the driver, and no statement read in Python: each partition canonicalized by
+    the binary and then collapsed by it (`partition_class_args`), whose `--map` rows link each
+    member of a class found in the partition to that class's representative; those links
+    joined into connected components (`connected_components`); each component's links given
+    whole to one process of the binary as `owl:sameAs` statements (`member_link`), which makes
+    the classes (`class_args`); their `--map` lines, the table, are written as part files to
+    `table_dir` and shipped to every executor. Returns the note for the summary and the number
+    of rounds."""
+    reports = sc.accumulator({}, PartitionReports())
     canonical_args = ["-i", "nq", "--to", "nq", "--lenient", "-q", "--threads", threads] + policy_args(options)
-    predicates = {SAME_AS, *options.equivalence_predicate}
+    # Not -q: a process of --collapse says how many links it wrote (its line count).
+    quiet_off = [a for a in canonical_args if a != "-q"]
     try:
-        sc.setJobDescription("pidcanon --collapse: equivalence pairs (cluster)")
-        canonical = rewrite_lines(lines, canonical_args, options.binary, [], files, unused, "equivalences ")
-        pairs = canonical.flatMap(partial(equivalence_pairs, predicates)).persist(StorageLevel.MEMORY_AND_DISK)
+        sc.setJobDescription("pidcanon --collapse: the classes of each partition (cluster)")
+        canonical = rewrite_lines(lines, canonical_args, options.binary, [], files, reports, "equivalences ")
+        canonical_lines = canonical.flatMap(lambda block: [line for line in block.split(b"\n") if line])
+        collapsed = rewrite_lines(canonical_lines, quiet_off + partition_class_args(options), options.binary, ["map"], files, reports, "partition classes ")
+        # `member<TAB>representative<TAB>kind`, each IRI canonical (the input was).
+        links = collapsed.filter(lambda r: r[0] == "map").map(lambda r: tuple(r[1].split("\t")[:2])).persist(StorageLevel.MEMORY_AND_DISK)
         try:
             sc.setJobDescription("pidcanon --collapse: connected components (cluster)")
-            labels, rounds = connected_components(pairs.map(lambda p: (p[0], p[1])))
-            grouped = pairs.map(lambda p: (p[0], p[2])).join(labels).map(lambda kv: (kv[1][1], kv[1][0]))
+            labels, rounds = connected_components(links.map(lambda link: (vertex_id(link[0]), vertex_id(link[1]))))
+            grouped = links.map(lambda link: (vertex_id(link[0]), member_link(link))).join(labels).map(lambda kv: (kv[1][1], kv[1][0]))
             by_component = grouped.partitionBy(sc.defaultParallelism).values()
-            # Not -q: a process of --collapse says how many links it wrote (its line count).
-            quiet_off = [a for a in canonical_args if a != "-q"]
-            classes = rewrite_lines(by_component, quiet_off + class_args(options), options.binary, ["map"], files, unused, "classes ")
+            classes = rewrite_lines(by_component, quiet_off + class_args(options), options.binary, ["map"], files, reports, "classes ")
             table = classes.filter(lambda r: r[0] == "map").values().persist(StorageLevel.MEMORY_AND_DISK)
             sc.setJobDescription("pidcanon --collapse: classes table (cluster)")
             table.saveAsTextFile(table_dir)
             rows = table.map(lambda line: line.split("\t"))
-            counts = (pairs.count(), rows.map(lambda row: row[1]).distinct().count(), rows.flatMap(lambda row: row[:2]).distinct().count())
+            counts = (rows.map(lambda row: row[1]).distinct().count(), rows.flatMap(lambda row: row[:2]).distinct().count())
             table.unpersist()
         finally:
-            pairs.unpersist()
+            links.unpersist()
     except Exception as error:  # a Py4JJavaError from a failed partition
         payload = failure_from(error)
         if payload is None:
@@ -864,40 +869,24 @@ def classes_on_cluster(sc, options, lines, files, threads, table_dir):
         message = re.sub(r"<stdin>(:\d+)*", f"(the equivalence statements of class group {group})", payload["message"])
         raise RewriteFailed("pidcanon-spark: --collapse:\n" + message, payload["status"]) from None
     sc.addFile(table_dir, recursive=True)
-    note = "pidcanon-spark: --collapse: {} equivalence statements between IRIs, {} classes of {} identifiers".format(*counts)
+    read = sum((entry["report"] or {}).get("statements_read", 0) for key, entry in reports.value.items() if key.startswith("partition classes "))
+    note = "pidcanon-spark: --collapse: {} equivalence statements, {} classes of {} identifiers".format(read, *counts)
     return note, rounds
 
 
-# One N-Triples/N-Quads term: a triple term's `<<(` or `)>>`, an IRI, a blank node, a literal
-# (`equivalence_pairs` reads the IRIs of the equivalence statements this way).
-IRI = r'<((?:[^<>"{}|^`\\\s]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>'
-TERM = re.compile(
-    r'\s*(?:(<<\(|\)>>)|' + IRI + r'|(_:[^\s<>"().]+(?:\.+[^\s<>"().]+)*)'
-    r'|"((?:[^"\\\n\r]|\\.)*)"(?:@([A-Za-z0-9-]+)|\^\^' + IRI + r')?)'
-)
-ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
-ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+def partition_class_args(options):
+    """How the binary collapses the equivalence statements of one partition, to link each
+    member of a class found there to the class's representative (its `--map`): no class is
+    refused there (the --max-class guard applies to the classes of the whole input)."""
+    args = ["--collapse", "--allow-large-classes", "--max-class", str(2**63 - 1)]
+    return args + [a for p in options.equivalence_predicate for a in ("--equivalence-predicate", p)]
 
 
-def unescape(text):
-    if "\\" not in text:
-        return text
-    return ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)) if m.group(3) is None else ECHAR.get(m.group(3), m.group(0)), text)
-
-
-def equivalence_pairs(predicates, block):
-    """The equivalence statements of a block of canonical N-Quads lines (bytes), as (subject
-    id, object id, line): `<s> <P> <o> …` with P in `predicates`, as the binary counts them; a
-    line it does not count (an invalid identifier on a side, a syntax error passed through) may
-    be among them, which can only make a component larger."""
-    for line in block.split(b"\n"):
-        terms, pos = [], 0
-        text = line.decode("utf-8")
-        while len(terms) < 3 and (m := TERM.match(text, pos)) is not None and m.group(2) is not None:
-            terms.append(unescape(m.group(2)))
-            pos = m.end()
-        if len(terms) == 3 and terms[1] in predicates:
-            yield vertex_id(terms[0]), vertex_id(terms[2]), line
+def member_link(link):
+    """A `--map` row's member and representative, canonical IRIs (which hold no character an
+    N-Triples IRI must escape), as the `owl:sameAs` statement that joins them (bytes)."""
+    member, representative = link
+    return f"<{member}> <{SAME_AS}> <{representative}> .".encode("utf-8")
 
 
 def vertex_id(iri):

@@ -6,6 +6,7 @@ import glob
 import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -144,13 +145,24 @@ def assert_collapse_is_the_single_machine_one(lines, summary, *args, stdin=None)
     return body, links, report
 
 
+ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
+ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+
+
+def unescape(text):
+    """`text` with its N-Triples escapes (`\\uXXXX`, `\\UXXXXXXXX`, `\\n`…) decoded."""
+    if "\\" not in text:
+        return text
+    return ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)) if m.group(3) is None else ECHAR.get(m.group(3), m.group(0)), text)
+
+
 def equivalence_sides(lines, predicate="<http://www.w3.org/2002/07/owl#sameAs>"):
     """The subjects and objects of the `<s> <P> <o>` lines of `lines` (IRIs, with their <>,
     escapes decoded: a link names its member decoded), but for reflexive ones (`<a> <P> <a>`,
     which --drop-reflexive may drop)."""
     sides = set()
     for line in lines:
-        terms = [pidcanon_spark.unescape(term) for term in line.split(" ")[:3]]
+        terms = [unescape(term) for term in line.split(" ")[:3]]
         if len(terms) == 3 and terms[1] == predicate and terms[0].startswith("<") and terms[2].startswith("<") and terms[0] != terms[2]:
             sides.update((terms[0], terms[2]))
     return sides

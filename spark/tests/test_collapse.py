@@ -72,3 +72,26 @@ def test_a_class_over_max_class_fails_the_job_before_any_output(spark, sameas, t
     assert "larger than --max-class 2: nothing written" in failed.value.message
     assert ("gathered from the inputs" if classes == "driver" else "of class group") in failed.value.message
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("classes", ["driver", "cluster"])
+def test_spellings_of_one_identifier_in_two_files_join_one_class(spark, tmp_path, classes):
+    # Each file names the Fedora object in a spelling of its own, beside another member: the
+    # classes of the two partitions are one only where both spellings are read as one
+    # identifier (on the cluster, the binary canonicalizes each partition before it links its
+    # members; the representative of the whole is the DOI, that of the second file alone the
+    # Handle).
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    same = f"<{pidcanon_spark.SAME_AS}>"
+    (inputs / "a.nt").write_text(f"<info:fedora/demo%3a1> {same} <https://doi.org/10.1000/x> .\n")
+    (inputs / "b.nt").write_text(f"<info:fedora/demo:1> {same} <hdl://10013/y> .\n<hdl:10013/y> <http://purl.org/dc/terms/title> \"t\" .\n")
+    lines, summary = job(spark, tmp_path, inputs, "--min-partitions", "2", "--collapse", "--classes", classes)
+    assert_collapse_is_the_single_machine_one(lines, summary, "-i", "nt", "--collapse", *part_files(inputs))
+    assert {line.split(" ")[0] for line in lines if "title" in line} == {"<https://doi.org/10.1000/x>"}
+    assert summary.as_json()["classes"]["computed_on"] == classes
+    # One class of three, which --max-class 2 refuses (as two classes of two would not be).
+    options = pidcanon_spark.parse_args([str(inputs), "--output", str(tmp_path / "refused"), "--binary", BINARY, "-q", "--min-partitions", "2", "--collapse", "--max-class", "2", "--classes", classes])
+    with pytest.raises(pidcanon_spark.RewriteFailed) as failed:
+        pidcanon_spark.run(spark, options)
+    assert "a class of 3 identifiers (over --max-class 2)" in failed.value.message
