@@ -12,6 +12,26 @@ use oxttl::trig::LowLevelTriGParser;
 use oxttl::turtle::LowLevelTurtleParser;
 use oxttl::{NQuadsParser, NTriplesParser, TriGParser, TurtleParser, TurtleSyntaxError};
 
+/// `$builder` (an `oxttl` parser or serializer of Turtle or TriG: they have the same builder
+/// methods, but no common trait) with each of `$prefixes`, `(name, IRI)` pairs of `String`s;
+/// returns a [`RewriteError::InvalidPrefix`] from the enclosing function for a bad one.
+macro_rules! with_prefixes {
+    ($builder:expr, $prefixes:expr) => {{
+        let mut builder = $builder;
+        for (name, iri) in $prefixes {
+            builder = builder
+                .with_prefix(name.as_str(), iri.as_str())
+                .map_err(|error| crate::rewrite::RewriteError::InvalidPrefix {
+                    name: name.clone(),
+                    iri: iri.clone(),
+                    error,
+                })?;
+        }
+        builder
+    }};
+}
+pub(crate) use with_prefixes;
+
 /// One of `oxttl`'s low-level parsers.
 pub(crate) enum LineParser {
     NTriples(LowLevelNTriplesParser),
@@ -35,16 +55,7 @@ impl LineParser {
                 if let Some(base) = base {
                     parser = parser.with_base_iri(base).map_err(|e| bad_base(base, e))?;
                 }
-                for (name, iri) in prefixes {
-                    parser = parser
-                        .with_prefix(name.as_str(), iri.as_str())
-                        .map_err(|error| RewriteError::InvalidPrefix {
-                            name: name.clone(),
-                            iri: iri.clone(),
-                            error,
-                        })?;
-                }
-                parser.low_level()
+                with_prefixes!(parser, prefixes).low_level()
             }};
         }
         Ok(Some(match format {

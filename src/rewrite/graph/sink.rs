@@ -7,6 +7,7 @@ use super::{Declarations, writes_lines};
 #[cfg(feature = "rdfxml")]
 use crate::rdfxml::UsedNamespaces;
 use crate::rewrite::fingerprint::{Fingerprint, Fingerprints, insert_prefix};
+use crate::rewrite::line_parser::with_prefixes;
 use crate::rewrite::{RdfFormat, RewriteError, Rewriter};
 use oxrdf::{Quad, TripleRef};
 #[cfg(feature = "rdfxml")]
@@ -259,31 +260,14 @@ fn serializer_for(
     let prefixes = prefixes
         .iter()
         .filter(|(_, iri)| oxiri::Iri::parse(iri.as_str()).is_ok());
-    let invalid = |(name, iri): &(String, String), error| RewriteError::InvalidPrefix {
-        name: name.clone(),
-        iri: iri.clone(),
-        error,
-    };
     let buffered = |shared| BufWriter::with_capacity(1 << 16, shared);
     Ok(match rewriter.output_format {
-        RdfFormat::Turtle => {
-            let mut serializer = TurtleSerializer::new();
-            for prefix @ (name, iri) in prefixes {
-                serializer = serializer
-                    .with_prefix(name.as_str(), iri.as_str())
-                    .map_err(|error| invalid(prefix, error))?;
-            }
-            Serializer::Turtle(serializer.for_writer(buffered(shared)))
-        }
-        RdfFormat::TriG => {
-            let mut serializer = TriGSerializer::new();
-            for prefix @ (name, iri) in prefixes {
-                serializer = serializer
-                    .with_prefix(name.as_str(), iri.as_str())
-                    .map_err(|error| invalid(prefix, error))?;
-            }
-            Serializer::TriG(serializer.for_writer(buffered(shared)))
-        }
+        RdfFormat::Turtle => Serializer::Turtle(
+            with_prefixes!(TurtleSerializer::new(), prefixes).for_writer(buffered(shared)),
+        ),
+        RdfFormat::TriG => Serializer::TriG(
+            with_prefixes!(TriGSerializer::new(), prefixes).for_writer(buffered(shared)),
+        ),
         #[cfg(feature = "rdfxml")]
         RdfFormat::RdfXml => Serializer::RdfXml(RdfXmlSerializer::new().for_writer(
             BufWriter::with_capacity(1 << 16, UsedNamespaces::new(shared, true)),
