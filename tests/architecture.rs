@@ -22,10 +22,9 @@ const ALLOWED_CIRCLE: &[&str] = &["src/scheme/oai.rs", "src/scheme/poi.rs"];
 /// away fails the test until this list says so.
 const PENDING_CIRCLES: &[&[&str]] = &[
     // The session hands each input to a pipeline (`line::rewrite`, `graph::rewrite`) and the
-    // pipelines report to the session (`Session::apply`, `syntax_error`) and read the
-    // `Rewriter`, which starts sessions.
+    // pipelines report to the session (`Session::apply`, `syntax_error`) and write through its
+    // output. (The `Rewriter` left this circle when `Rewriter::session` moved beside `Session`.)
     &[
-        "src/rewrite/builder.rs",
         "src/rewrite/graph/",
         "src/rewrite/line/",
         "src/rewrite/session.rs",

@@ -1,12 +1,11 @@
 //! [`Rewriter`]: how to rewrite — formats, base IRI, the adapters, what to do with bad input.
 
 use super::terms::map_quad;
-use super::{Location, RdfFormat, RewriteError, Session};
+use super::{Location, RdfFormat, RewriteError};
 use crate::literals::LiteralRewriter;
 use crate::mapping::IriMapping;
 use crate::{IdError, Registry};
 use oxrdf::{Quad, QuadRef};
-use std::io::Write;
 use std::sync::Arc;
 
 /// How to rewrite: formats, base IRI, the adapters, and what to do with bad input. Options are
@@ -254,11 +253,6 @@ impl Rewriter {
                 (RdfFormat::NTriples, RdfFormat::NTriples | RdfFormat::NQuads)
                     | (RdfFormat::NQuads, RdfFormat::NQuads)
             )
-    }
-
-    /// A session writing to `writer`: feed it one input or several, then [`finish`](Session::finish).
-    pub fn session<'s, W: Write + 's>(&'s self, writer: W) -> Session<'s, W> {
-        Session::new(self, writer)
     }
 
     /// The statement with every IRI canonicalized, then renamed and collapsed as the mapping

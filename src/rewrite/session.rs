@@ -60,8 +60,15 @@ pub(crate) enum Placement {
     PassThrough(Vec<u8>, usize),
 }
 
+impl Rewriter {
+    /// A session writing to `writer`: feed it one input or several, then [`finish`](Session::finish).
+    pub fn session<'s, W: Write + 's>(&'s self, writer: W) -> Session<'s, W> {
+        Session::new(self, writer)
+    }
+}
+
 impl<'s, W: Write> Session<'s, W> {
-    pub(crate) fn new(rewriter: &'s Rewriter, writer: W) -> Self {
+    fn new(rewriter: &'s Rewriter, writer: W) -> Self {
         let writer = BufWriter::with_capacity(1 << 16, writer);
         Self {
             rewriter,
