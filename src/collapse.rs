@@ -3,14 +3,15 @@
 //! canonicalization and renaming) and those of mapping files, into an [`EquivalencesBuilder`].
 //! The rewrite proper is the second pass.
 //!
-//! N-Triples and N-Quads are read in the rewrite's chunks of whole lines (a CR alone ends a line,
-//! as in the rewrite) and only lines that mention an equivalence predicate are parsed (unless literal links feed the
-//! classes, which needs every statement), so the first pass costs little more than reading the
-//! file. Other formats, given to [`Collector::read_graph`], are parsed in full by `oxttl` or
-//! `oxrdfxml`; to
-//! see exactly what a rewrite reads (legacy RDF/XML, `--lenient` recovery, FOXML), rewrite the
-//! input to N-Quads and give the lines to [`Collector::read_written`], as `pidcanon rewrite
-//! --collapse` does. A statement that does not parse is left to the second pass to report.
+//! N-Triples and N-Quads are read in the rewrite's chunks of whole lines (a CR alone ends a
+//! line, as in the rewrite) and only lines that mention an equivalence predicate are parsed
+//! (unless literal links feed the classes, which needs every statement), so the first pass costs
+//! little more than reading the file. Other formats, given to [`Collector::read_graph`], are
+//! read in full by the rewrite's own reader (legacy RDF/XML and the recovery after syntax errors
+//! included). [`Collector::read_as`] reads exactly as a given rewriter reads (its base, strict
+//! RDF/XML), and FOXML's statements are given parsed ([`Collector::add_statement`]), as
+//! `pidcanon rewrite --collapse` does. A statement that does not parse is left to the second
+//! pass to report.
 //!
 //! ```
 //! use pidcanon::collapse::Collector;
@@ -42,7 +43,8 @@ use crate::position::{line_breaks, line_start, lines};
 use crate::rename::{RenameTable, canonical_renamed};
 use crate::rewrite::RdfFormat;
 use crate::rewrite::{
-    Checked, LineParser, Rewriter, check, iri_statement, read_chunk, unescape_iri,
+    Checked, LineParser, RewriteError, Rewriter, check, iri_statement, read_chunk, read_statements,
+    unescape_iri,
 };
 use crate::{Kind, Policy, Registry, UnknownKind};
 use oxrdf::{IriParseError, NamedNode, NamedOrBlankNode, Quad, Term};
@@ -262,7 +264,10 @@ impl<'r> Collector<'r> {
         Ok(())
     }
 
-    /// Reads one graph, numbered `source` in the origins of its pairs.
+    /// Reads one graph, numbered `source` in the origins of its pairs, as the rewrite reads it
+    /// (going on after syntax errors, which are the rewrite's to report): N-Triples and
+    /// N-Quads in the rewrite's chunks of lines, any other format through the rewrite's own
+    /// reader (the legacy RDF/XML pre-pass included).
     pub fn read_graph(
         &mut self,
         input: impl Read,
@@ -270,32 +275,26 @@ impl<'r> Collector<'r> {
         base_iri: Option<&str>,
         source: u32,
     ) -> Result<(), CollectError> {
-        /// The statements of a parser of `oxttl` or `oxrdfxml` (their builders have the same
-        /// methods but no common trait); those that do not parse are the rewrite's to report.
-        macro_rules! parsed {
-            ($parser:expr, $to_quad:expr) => {{
-                let mut parser = $parser;
-                if let Some(iri) = base_iri {
-                    parser = parser
-                        .with_base_iri(iri)
-                        .map_err(|e| CollectError::Base(e.to_string()))?;
-                }
-                for statement in parser.for_reader(input).flatten() {
-                    self.statement($to_quad(statement), Origin { source, line: 0 })?;
-                }
-            }};
+        let input = BufReader::with_capacity(1 << 16, input);
+        if matches!(format, RdfFormat::NTriples | RdfFormat::NQuads) {
+            self.read_lines(input, format, source)?;
+            return self.end_input(source);
         }
-        let in_default_graph =
-            |triple: oxrdf::Triple| triple.in_graph(oxrdf::GraphName::DefaultGraph);
-        match format {
-            RdfFormat::NTriples | RdfFormat::NQuads => {
-                self.read_lines(BufReader::with_capacity(1 << 16, input), format, source)?;
-            }
-            RdfFormat::Turtle => parsed!(oxttl::TurtleParser::new(), in_default_graph),
-            RdfFormat::TriG => parsed!(oxttl::TriGParser::new(), |quad| quad),
-            #[cfg(feature = "rdfxml")]
-            RdfFormat::RdfXml => parsed!(oxrdfxml::RdfXmlParser::new(), in_default_graph),
+        let mut stopped = None;
+        let read = read_statements(input, format, base_iri, |quad, line| {
+            self.statement(quad, Origin { source, line }).map_err(|e| {
+                stopped = Some(e);
+                RewriteError::Io(std::io::Error::other("the first pass stopped"))
+            })
+        });
+        if let Some(e) = stopped {
+            return Err(e);
         }
+        read.map_err(|e| match e {
+            RewriteError::Io(e) => CollectError::Io(e),
+            RewriteError::InvalidBaseIri { .. } => CollectError::Base(e.to_string()),
+            other => CollectError::Io(std::io::Error::other(other)),
+        })?;
         self.end_input(source)
     }
 

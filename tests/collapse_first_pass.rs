@@ -181,8 +181,10 @@ fn rdf_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 /// every fixture: the W3C suites (their bad documents too, read going on after errors), the
 /// real corpus, legacy RDF/XML, the generated Turtle. Each file is rewritten to N-Quads (on
 /// one thread and, for Turtle, on two, in the rewrite's large pieces), and the first pass is
-/// asked to gather the statements of every predicate that rewrite wrote: it must gather (or
-/// skip as an invalid identifier) exactly as many as the rewrite wrote between IRIs.
+/// asked to gather the statements of every predicate that rewrite wrote — reading as the
+/// rewriter reads (`Collector::read_as`) and as the library reads a graph without a rewriter
+/// (`Collector::read_graph`) — : it must gather (or skip as an invalid identifier) exactly as
+/// many as the rewrite wrote between IRIs.
 #[test]
 fn every_fixture_is_read_by_both_passes_alike() {
     use pidcanon::Registry;
@@ -246,20 +248,35 @@ fn every_fixture_is_read_by_both_passes_alike() {
                 .collect();
             predicates.sort();
             predicates.dedup();
-            let mut collector = Collector::new(
-                &registry,
-                EquivalencesBuilder::new(RepresentativeOrder::default()),
-                predicates,
-            );
-            collector
+            let collector = || {
+                Collector::new(
+                    &registry,
+                    EquivalencesBuilder::new(RepresentativeOrder::default()),
+                    predicates.clone(),
+                )
+            };
+            // As a rewriter reads, and as the library reads a graph without one.
+            let mut as_rewriter = collector();
+            as_rewriter
                 .read_as(&rewriter, bytes.as_slice(), 0)
                 .unwrap_or_else(|e| panic!("{}: the first pass: {e}", file.display()));
-            assert_eq!(
-                collector.pairs() + collector.skipped_invalid(),
-                between_iris,
-                "{} ({format}, lenient: {lenient}, {threads} threads)",
-                file.display()
-            );
+            let mut graph = collector();
+            graph
+                .read_graph(
+                    bytes.as_slice(),
+                    format,
+                    Some("http://example.org/base/"),
+                    0,
+                )
+                .unwrap_or_else(|e| panic!("{}: read_graph: {e}", file.display()));
+            for (how, collected) in [("read_as", as_rewriter), ("read_graph", graph)] {
+                assert_eq!(
+                    collected.pairs() + collected.skipped_invalid(),
+                    between_iris,
+                    "{} ({format}, lenient: {lenient}, {threads} threads, {how})",
+                    file.display()
+                );
+            }
             compared += 1;
             with_statements += usize::from(between_iris > 0);
         }

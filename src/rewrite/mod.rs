@@ -92,6 +92,7 @@ pub use session::Session;
 pub use threads::WORKER_STACK;
 
 // The rewrite's own readers, for the first pass of `--collapse` to read as the rewrite reads.
+pub(crate) use graph::read_statements;
 pub(crate) use line::read_chunk;
 pub(crate) use line_iris::{iri_statement, unescape_iri};
 pub(crate) use line_parser::LineParser;

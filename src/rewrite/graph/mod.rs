@@ -96,6 +96,23 @@ impl Span<'_> {
 /// Prefixes and base IRI, as declared by the input when its first statement is read.
 pub(crate) type Declarations = (Vec<(String, String)>, Option<String>);
 
+/// Every statement of `input` with the line it starts on (0: unknown), read as the graph
+/// pipeline reads it on one thread — the legacy RDF/XML pre-pass, recovery after syntax errors
+/// — with nothing canonicalized and no notice told: for the first pass of `--collapse`
+/// (`crate::collapse::Collector::read_graph`).
+pub(crate) fn read_statements(
+    input: impl BufRead,
+    format: super::RdfFormat,
+    base: Option<&str>,
+    mut on_statement: impl FnMut(Quad, u64) -> Result<(), RewriteError>,
+) -> Result<(), RewriteError> {
+    Reader::new(format, base, false, 1).read(input, |item, span, _| match item {
+        Item::Statement(quad) => on_statement(quad, span.first_line),
+        Item::Notice(_) => Ok(()),
+        Item::Mapped(_) => unreachable!("statements are mapped where parsed only when premapped"),
+    })
+}
+
 /// Whether `format` is written line by line ([`lines`]): N-Triples and N-Quads.
 pub(crate) fn writes_lines(format: super::RdfFormat) -> bool {
     matches!(
