@@ -866,3 +866,280 @@ fn starts_with_directive(mut text: &[u8]) -> bool {
         .iter()
         .any(|keyword| word.eq_ignore_ascii_case(keyword))
 }
+
+#[cfg(test)]
+mod against_oxttl {
+    //! Turtle read through the fast path gives what `oxttl` alone gives: the same statements,
+    //! errors, lines and declarations, item by item — on every Turtle file of the W3C suites
+    //! and the real corpus, and on each with bad lines put in.
+
+    use std::path::Path;
+
+    /// Every item of `text` with its lines and the declarations at it, then what is left.
+    fn items(text: &[u8], base: &str, fast: bool) -> Vec<String> {
+        crate::fuzzing::turtle_items(text, base, fast)
+    }
+
+    /// Compares both ways: panics at the first item that differs; gives how many statements.
+    fn agree(path: &str, text: &[u8], base: &str) -> usize {
+        let expected = items(text, base, false);
+        let fast = items(text, base, true);
+        if let Some(at) =
+            (0..expected.len().max(fast.len())).find(|&i| expected.get(i) != fast.get(i))
+        {
+            panic!(
+                "{path}: {:?}\nitem {at}\noxttl: {:?}\nfast:  {:?}",
+                String::from_utf8_lossy(text),
+                expected.get(at),
+                fast.get(at)
+            );
+        }
+        fast.iter().filter(|i| !i.starts_with("error")).count()
+    }
+
+    /// Lines that break a statement in different ways, to put in.
+    const BAD: [&str; 4] = [
+        "this is not turtle .\n",
+        "<http://a b> <http://p> \"x\" .\n",
+        "<http://s> <http://p> \"open\n",
+        "@prefix : <http://changed/> .\n",
+    ];
+
+    #[test]
+    fn gives_what_oxttl_gives() {
+        let paths = crate::rewrite::fixture_files(&["w3c", "real", "examples", "turtle"], &["ttl"]);
+        assert!(paths.len() > 400, "{} Turtle files", paths.len());
+        let mut statements = 0;
+        for path in &paths {
+            let text = std::fs::read(path).expect("readable");
+            let base = format!("http://example.org/tests/{}", path.display());
+            // As it is, with a comment after each statement's end, and with bad lines put in.
+            let commented = String::from_utf8_lossy(&text).replace(" .\n", " . # end.\n");
+            // Lines ended by a CR alone and by CRLF: Turtle's line breaks as well as LF.
+            let ended = |end: &str| String::from_utf8_lossy(&text).replace('\n', end);
+            let mut variants = vec![
+                text.clone(),
+                commented.clone().into_bytes(),
+                ended("\r").into_bytes(),
+                commented.replace('\n', "\r").into_bytes(),
+                ended("\r\n").into_bytes(),
+            ];
+            let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+            for (i, bad) in BAD.iter().enumerate() {
+                let at = lines.len() * (i + 1) / (BAD.len() + 1);
+                let mut variant = lines[..at].concat();
+                variant.extend_from_slice(bad.as_bytes());
+                variant.extend_from_slice(&lines[at..].concat());
+                variants.push(variant);
+            }
+            for variant in &variants {
+                statements += agree(&path.display().to_string(), variant, &base);
+            }
+        }
+        let fast = super::READ_FAST.get();
+        assert!(
+            statements > 10_000 && fast * 2 > statements,
+            "{statements} statements compared, {fast} read by the fast path"
+        );
+        eprintln!("{statements} statements compared, {fast} read by the fast path");
+    }
+
+    /// The edges of the common shape, each as a statement of its own, without and with an
+    /// end of line.
+    #[test]
+    fn agrees_at_the_edges_of_the_common_shape() {
+        let header = "@prefix ex: <http://example/> .\n@prefix : <http://e/> .\n\
+                      @prefix e.x: <http://x/> .\n";
+        let bodies = [
+            r#"ex:a ex:b ex:c.d ."#,
+            r#"ex:a ex:b ex:c. "#,
+            r#"ex:a ex:b ex:c.."#,
+            r#"ex:a ex:b ex:.c ."#,
+            r#"ex:a ex:b ex:-c ."#,
+            r#"ex:a ex:b ex:c-d ."#,
+            r#"ex:a ex:b ex:1 ."#,
+            r#"ex:a ex:b ex:c:d ."#,
+            r#"ex:a ex:b ex:%41%zz ."#,
+            r#"ex:a ex:b ex:%41 ."#,
+            r#"ex:a ex:b ex:c\-d ."#,
+            r#"ex:a ex:b ex:é ."#,
+            r#"ex:a ex:b :c ."#,
+            r#"ex:a ex:b : ."#,
+            r#"ex:a ex:b e.x:c ."#,
+            r#"ex:a ex:b ex.:c ."#,
+            r#"ex:a ex:b undeclared:c ."#,
+            r#"ex:a a ex:c ."#,
+            r#"ex:a ex:b a ."#,
+            r#"a ex:b ex:c ."#,
+            r#"ex:a ex:b true ."#,
+            r#"ex:a ex:b true."#,
+            r#"ex:a ex:b false,true ."#,
+            r#"ex:a ex:b true:x ."#,
+            r#"ex:a ex:b truex ."#,
+            r#"ex:a ex:b 1 ."#,
+            r#"ex:a ex:b 1."#,
+            r#"ex:a ex:b 1.5."#,
+            r#"ex:a ex:b -1 ."#,
+            r#"ex:a ex:b +1.0 ."#,
+            r#"ex:a ex:b 1e5 ."#,
+            r#"ex:a ex:b .5 ."#,
+            r#"ex:a ex:b 1.e ."#,
+            r#"ex:a ex:b - ."#,
+            r#"ex:a ex:b 01 ."#,
+            r#"ex:a ex:b 1ex:c ."#,
+            r#"ex:a ex:b "" ."#,
+            r#"ex:a ex:b '' ."#,
+            r#"ex:a ex:b """""" ."#,
+            r#"ex:a ex:b """a"b""c""" ."#,
+            r#"ex:a ex:b """a"""" ."#,
+            "ex:a ex:b '''x\ny''' .",
+            "ex:a ex:b \"\"\"x\r\ny\"\"\"@en .",
+            r#"ex:a ex:b "a\tb\u00e9\U0001F600" ."#,
+            r#"ex:a ex:b "\uD800" ."#,
+            r#"ex:a ex:b "\q" ."#,
+            "ex:a ex:b \"a\rb\" .",
+            r#"ex:a ex:b "x"@en-GB ."#,
+            r#"ex:a ex:b "x"@EN ."#,
+            r#"ex:a ex:b "x" @en ."#,
+            "ex:a ex:b \"x\"\n@en .",
+            r#"ex:a ex:b "x"@en--ltr ."#,
+            r#"ex:a ex:b "x"@en- ."#,
+            r#"ex:a ex:b "x"@1 ."#,
+            r#"ex:a ex:b "x"@en_GB ."#,
+            r#"ex:a ex:b "x"@abcdefghi ."#,
+            r#"ex:a ex:b "x"^^ex:t ."#,
+            r#"ex:a ex:b "x" ^^ <http://t> ."#,
+            r#"ex:a ex:b "x"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString> ."#,
+            r#"ex:a ex:b "x"^^<http://www.w3.org/2001/XMLSchema#string> ."#,
+            r#"ex:a ex:b "x"^ex:t ."#,
+            r#"ex:a ex:b ex:c ; ."#,
+            r#"ex:a ex:b ex:c ;; ex:d ex:e ."#,
+            r#"ex:a ex:b ex:c ; ex:d ex:e ; ."#,
+            r#"ex:a ex:b ex:c , ."#,
+            r#"ex:a ex:b [] ."#,
+            r#"ex:a ex:b [ ] ."#,
+            r#"ex:a ex:b [ ex:c "x" ] ."#,
+            r#"ex:a ex:b [ ex:c [ ex:d "y" ] ; ex:e ex:f ] , [] ."#,
+            r#"ex:a ex:b [ ex:c ex:d ; ] ."#,
+            r#"[ ex:c ex:d ] ex:b ex:c ."#,
+            r#"[] ex:b ex:c ."#,
+            r#"ex:a ex:b ( ex:c ) ."#,
+            r#"_:b ex:b _:c.d ."#,
+            r#"_:b ex:b _:c. "#,
+            r#"_:1 ex:b _:-c ."#,
+            r#"_:b.c ex:b ex:c ."#,
+            r#"_: ex:b ex:c ."#,
+            r#"<s> <p> <o> ."#,
+            r#"<http://a/b/../c> <p> <./o> ."#,
+            r#"<http://a b> <p> <o> ."#,
+            r#"<http://a/\u0041> <p> <o> ."#,
+            r#"<http://a> <http://p> <http://o>."#,
+            r#"<http://a><http://p><http://o>."#,
+            r#"ex:a<http://p>ex:c."#,
+            r#"ex:a ex:b ex:c .5"#,
+            r#"ex:a ex:b ex:c . ex:d ex:e ex:f ."#,
+            "ex:a ex:b ex:c # comment\n .",
+            r#"ex:a ex:b ex:c . # comment"#,
+            "ex:a ex:b ex:c . # comment\rex:d ex:e ex:f .",
+            "ex:a ex:b \"x\" # c\n , \"y\" .",
+            r#"ex:a ex:b ex:c {| ex:d ex:e |} ."#,
+            r#"ex:a ex:b ex:c ~ ex:r ."#,
+            r#"<< ex:a ex:b ex:c >> ex:d ex:e ."#,
+            "PREFIX ex: <http://other/>\nex:a ex:b ex:c .",
+            "@base <http://base/> .\n<a> <b> <c> .",
+            "BASE <http://b2/>\n<a> <b> <c> .",
+            "ex:a ex:b ex:c",
+            "ex:a ex:b",
+            "ex:a",
+            "ex:a\tex:b\tex:c\t.",
+            "ex:a ex:b ex:c .\r\n ex:d ex:e ex:f .",
+            "ex:a ex:b \"\"\"one.\ntwo.\nthree.\"\"\" .\nex:c ex:d ex:e .",
+            "ex:a ex:b ex:c . ex:d ex:e \"\"\"x.\ny.\"\"\" .\n  ex:f ex:g \"\"\"z.\n\"\"\" .",
+            "ex:a ex:b ex:c . # one.\n ex:d ex:e ex:f ; # two.\n ex:g ex:h . # three",
+        ];
+        // `[` nested within the fast path's depth and past it.
+        let nested = [10, 40].map(|depth| {
+            let open = "[ ex:p ".repeat(depth);
+            format!("ex:a ex:b {open}ex:c{} .", " ]".repeat(depth))
+        });
+        let mut statements = 0;
+        for body in bodies
+            .iter()
+            .copied()
+            .chain(nested.iter().map(String::as_str))
+        {
+            for end in ["", "\n", "\n\nex:z ex:y ex:x .\n"] {
+                let text = format!("{header}{body}{end}");
+                statements += agree(body, text.as_bytes(), "http://base.example/dir/doc");
+            }
+        }
+        assert!(statements > 300, "{statements}");
+    }
+
+    /// The work done again and again reading `text`, and its bound if that work grows linearly:
+    /// twice its bytes, and 16 per line.
+    fn repeated_work_reading(text: &str) -> (usize, usize) {
+        crate::rewrite::graph::REPEATED_WORK.with(|work| work.set(0));
+        items(text.as_bytes(), "http://base.example/", true);
+        let work = crate::rewrite::graph::REPEATED_WORK.with(std::cell::Cell::get);
+        (work, 2 * text.len() + 16 * text.lines().count())
+    }
+
+    #[test]
+    fn declarations_cost_the_same_whatever_came_before() {
+        let n = 4_000;
+        let pairs: String = (0..n)
+            .map(|i| format!("@prefix p{i}: <http://e/{i}/> .\np{i}:a p{i}:b p{i}:c .\n"))
+            .collect();
+        let declarations: String = (0..n)
+            .map(|i| format!("@prefix p{i}: <http://e/{i}/> .\n"))
+            .chain(["p1:a p2:b p3:c .\n".to_owned()])
+            .collect();
+        for text in [pairs, declarations] {
+            let (work, linear) = repeated_work_reading(&text);
+            assert!(work <= linear, "{work} > {linear}");
+        }
+    }
+
+    #[test]
+    fn a_statement_over_many_lines_is_read_once() {
+        // Longer than a group of the fast path: `oxttl` reads it line by line.
+        let text = format!(
+            "<http://a> <http://b> \"\"\"{}\"\"\" .\n",
+            "line\n".repeat(300_000)
+        );
+        let (work, _) = repeated_work_reading(&text);
+        // The lines, forgotten once, moved at most once in all; `oxttl` not asked again for
+        // each line (each time, it scanned the string from its start).
+        assert!(work <= text.len() + 1_000, "{work} > {}", text.len());
+    }
+
+    /// Random changes of one to three bytes to Turtle in the common shape, compared both ways.
+    #[test]
+    fn agrees_on_changed_text() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        changed(&root.join("examples/repository.ttl"), 2_000);
+        changed(&root.join("turtle/generated.ttl"), 200);
+    }
+
+    fn changed(path: &Path, variants: usize) {
+        let text = std::fs::read(path).expect("readable");
+        let name = format!("{}, changed", path.display());
+        let bytes = "_-.;,[]()\"'\\#@^<>:0e\n\r aé\t{}|~".as_bytes();
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..variants {
+            let mut variant = text.clone();
+            for _ in 0..1 + next() % 3 {
+                let at = (next() % variant.len() as u64) as usize;
+                variant[at] = bytes[(next() % bytes.len() as u64) as usize];
+            }
+            agree(&name, &variant, "http://base.example/");
+        }
+    }
+}
