@@ -173,24 +173,16 @@ const EXTENSIONS: &[(&str, Named)] = &[
     ("xml", RDF_XML),
 ];
 
-/// Short names, as riot, rapper and oxigraph accept them.
+/// Short names, as riot, rapper and oxigraph accept them, besides the extensions.
 const SHORT_NAMES: &[(&str, Named)] = &[
-    ("nt", Named::Format(RdfFormat::NTriples)),
     ("ntriples", Named::Format(RdfFormat::NTriples)),
     ("n-triples", Named::Format(RdfFormat::NTriples)),
-    ("nq", Named::Format(RdfFormat::NQuads)),
     ("nquads", Named::Format(RdfFormat::NQuads)),
     ("n-quads", Named::Format(RdfFormat::NQuads)),
-    ("ttl", Named::Format(RdfFormat::Turtle)),
     ("turtle", Named::Format(RdfFormat::Turtle)),
-    ("trig", Named::Format(RdfFormat::TriG)),
     ("rdfxml", RDF_XML),
     ("rdf/xml", RDF_XML),
-    ("rdf", RDF_XML),
-    ("xml", RDF_XML),
     ("owl", RDF_XML),
-    ("jsonld", JSON_LD),
-    ("n3", N3),
 ];
 
 /// Why [`parse_format`] refuses a name.
