@@ -90,6 +90,49 @@ fn lenient_writes_nothing_of_a_bad_statement_over_several_lines() {
     );
 }
 
+/// `--lenient` passed over a bad statement up to its end, a directive on a later line
+/// included: the prefix it redefines kept its old namespace for every name after it
+/// (turtle_lenient, finding 9: `<http://a b>` put after a statement's `.`, then a line break
+/// — a lone CR — and `@prefix ex: <http://example.org/> .`). A directive that starts a line
+/// ends the bad statement before it; on two threads too.
+#[test]
+fn a_bad_statement_ends_before_a_directive_starting_a_line() {
+    let clean_tail = "@prefix ex: <http://two/> .\nex:d ex:e ex:f .\n";
+    for (bad, line_break) in [
+        ("<http://a b> ", "\n"),
+        ("<http://a b> ", "\r"),
+        ("ex:a ex:b", "\n"),
+    ] {
+        let head = "@prefix ex: <http://one/> .\nex:a ex:b ex:c .\n";
+        let text = format!("{head}{bad}{line_break}{clean_tail}");
+        differential::lenient_drops_only_the_bad_statement(
+            &text,
+            &format!("{head}{clean_tail}"),
+            &format!("{bad:?} before a directive"),
+        );
+        differential::turtle_threads(
+            text.as_bytes(),
+            true,
+            pidcanon::rewrite::RdfFormat::NTriples,
+            1,
+        );
+    }
+    // A SPARQL-style directive has no `.`: without the fix the bad statement ran to the end.
+    let text =
+        "@prefix ex: <http://one/> .\nex:a ex:b\nPREFIX ex: <http://two/>\nex:d ex:e ex:f .\n";
+    differential::lenient_drops_only_the_bad_statement(
+        text,
+        "@prefix ex: <http://one/> .\nPREFIX ex: <http://two/>\nex:d ex:e ex:f .\n",
+        "an unfinished statement before PREFIX",
+    );
+    differential::turtle_threads(
+        text.as_bytes(),
+        true,
+        pidcanon::rewrite::RdfFormat::NTriples,
+        1,
+    );
+}
+
 /// Turtle on two threads told none of the rewrites of the statements before a syntax error
 /// that stops the rewrite; one thread tells them.
 #[test]

@@ -25,7 +25,7 @@ use crate::rewrite::{Location, RewriteError, SyntaxError};
 use graph_blocks::GraphTracker;
 use oxrdf::{Literal, Quad, Term};
 use pending::Pending;
-use scan::StatementEnds;
+use scan::{StatementEnds, starts_with_directive};
 use std::collections::VecDeque;
 use std::io::BufRead;
 use turtle::{FastRead, Groups};
@@ -210,6 +210,9 @@ fn read_lines_with<E: From<RewriteError>>(
     // A syntax error in a Turtle statement that goes on past its line: the statement's lines
     // are passed over, up to its end as the light scan finds it, and reported then, whole.
     let mut passing_over: Option<SyntaxError> = None;
+    // The last line read again from its start because a statement was found unfinished at the
+    // directive starting it: found so again, it is an error of the directive's own.
+    let mut directive_restart: Option<u64> = None;
     let mut input_ended = false;
     loop {
         let (ended, from_input) = match replay.pop_front() {
@@ -290,6 +293,12 @@ fn read_lines_with<E: From<RewriteError>>(
         let resumed = passing_over.is_some();
         if let Some(error) = passing_over.take() {
             match cuts.as_deref() {
+                // A statement never holds a directive: one that starts the line ends the bad
+                // statement before it (skipped, a prefix redefinition would give every later
+                // name the wrong namespace).
+                _ if !ended && starts_with_directive(&line) => {
+                    failed = Some((error, line_no, 0, true));
+                }
                 Some([]) if !ended => {
                     // Still in the bad statement.
                     passing_over = Some(error);
@@ -320,7 +329,23 @@ fn read_lines_with<E: From<RewriteError>>(
                         let error_line = lines_before + at.line().unwrap_or(1);
                         let location = Location::new(error_line, at.column().unwrap_or(1));
                         let error = SyntaxError::new(location, e.message());
-                        failed = Some((error, error_line, segment.end, ends_statement));
+                        failed = Some(
+                            if hold
+                                && error_line == line_no
+                                && directive_ends_statement(
+                                    &line,
+                                    at.column(),
+                                    &mut directive_restart,
+                                    line_no,
+                                )
+                            {
+                                // An unfinished statement, then a directive: the statement
+                                // ends before the directive's line, which is read again.
+                                (error, error_line, 0, true)
+                            } else {
+                                (error, error_line, segment.end, ends_statement)
+                            },
+                        );
                         break;
                     }
                 }
@@ -403,6 +428,27 @@ fn read_lines_with<E: From<RewriteError>>(
             return Ok(Ended { parser, leftover });
         }
     }
+}
+
+/// Whether an error at `column` of `line` (line number `line_no`) is an unfinished statement
+/// met by the directive that starts the line, so that the statement ends before the line (and
+/// the line is read again, at most once: `restarted` remembers it).
+fn directive_ends_statement(
+    line: &[u8],
+    column: Option<u64>,
+    restarted: &mut Option<u64>,
+    line_no: u64,
+) -> bool {
+    let indent = line
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count() as u64;
+    let found =
+        column == Some(indent + 1) && *restarted != Some(line_no) && starts_with_directive(line);
+    if found {
+        *restarted = Some(line_no);
+    }
+    found
 }
 
 /// Turtle read with and without the fast path, for the fuzz targets

@@ -452,6 +452,42 @@ pub(super) fn ends_one_statement(line: &[u8]) -> bool {
         || ends == 1 && matches!(scanner.state, State::AfterDot | State::AfterDotComment)
 }
 
+/// Whether `text` starts (after white space and comments) with a directive: `@prefix`,
+/// `@base` or `@version`, or `PREFIX`, `BASE` or `VERSION` in any case, each a word of its own
+/// (`@prefixes` is a language tag, `prefix:x` a name).
+///
+/// ```text
+/// "@prefix ex: <http://e/> ."  yes      "PREFIX ex: <http://e/>"  yes
+/// "  # note\n@base<http://e/>."  yes     "prefix:x a ex:C ."  no
+/// ```
+pub(super) fn starts_with_directive(mut text: &[u8]) -> bool {
+    loop {
+        text = text.trim_ascii_start();
+        match text.first() {
+            Some(b'#') => {
+                text = memchr::memchr2(b'\n', b'\r', text).map_or(&[][..], |end| &text[end + 1..]);
+            }
+            _ => break,
+        }
+    }
+    if let Some(text) = text.strip_prefix(b"@") {
+        return [&b"prefix"[..], b"base", b"version"].iter().any(|keyword| {
+            text.strip_prefix(*keyword).is_some_and(|after| {
+                after
+                    .first()
+                    .is_none_or(|&next| !next.is_ascii_alphanumeric() && next != b'-')
+            })
+        });
+    }
+    [&b"PREFIX"[..], b"BASE", b"VERSION"].iter().any(|keyword| {
+        text.get(..keyword.len())
+            .is_some_and(|word| word.eq_ignore_ascii_case(keyword))
+            && text
+                .get(keyword.len())
+                .is_none_or(|&next| next.is_ascii_whitespace() || matches!(next, b'#' | b'<'))
+    })
+}
+
 /// The byte `n` of `rest`: `None` when it is not read yet; at the end of the input, a space.
 fn peek(rest: &[u8], n: usize, ended: bool) -> Option<u8> {
     match rest.get(n) {
@@ -463,7 +499,39 @@ fn peek(rest: &[u8], n: usize, ended: bool) -> Option<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::ends_one_statement;
+    use super::{ends_one_statement, starts_with_directive};
+
+    #[test]
+    fn a_directive_is_a_keyword_of_its_own_after_spaces_and_comments() {
+        for text in [
+            "@prefix ex: <http://e/> .",
+            "  @base<http://e/>.",
+            "# note\n@version \"1.2\" .",
+            "@prefix: <http://e/> .",
+            "PREFIX ex: <http://e/>",
+            "prefix ex: <http://e/>",
+            "\tBASE <http://e/>",
+            "BASE<http://e/>",
+            "Version \"1.2\"",
+            "@base",
+        ] {
+            assert!(starts_with_directive(text.as_bytes()), "{text:?}");
+        }
+        for text in [
+            "@prefixes ex:a ex:b .",
+            "@base-x",
+            "@PREFIX ex: <http://e/> .",
+            "@ prefix ex: <http://e/> .",
+            "prefix:x a ex:C .",
+            "PREFIXED a ex:C .",
+            "basement:x a ex:C .",
+            "# @prefix ex: <http://e/> .",
+            "ex:a ex:p ex:b .",
+            "",
+        ] {
+            assert!(!starts_with_directive(text.as_bytes()), "{text:?}");
+        }
+    }
 
     #[test]
     fn a_line_ends_one_statement_when_only_spaces_and_a_comment_follow_its_end() {

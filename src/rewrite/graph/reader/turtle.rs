@@ -16,7 +16,7 @@
 //!     ex:q [ ex:r 1 ] .           (_:n ex:r 1, line 1), (ex:a ex:q _:n, line 1)
 //! ```
 
-use super::scan::Boundaries;
+use super::scan::{Boundaries, starts_with_directive};
 use crate::position::{line_breaks, line_start};
 use crate::rewrite::graph::repeated_work;
 use crate::rewrite::line_parser::LineParser;
@@ -843,28 +843,6 @@ impl Groups {
             self.between = true;
         }
     }
-}
-
-/// Whether `text` starts (after white space and comments) with a directive: `@…`, `PREFIX`,
-/// `BASE` or `VERSION`.
-fn starts_with_directive(mut text: &[u8]) -> bool {
-    loop {
-        text = text.trim_ascii_start();
-        match text.first() {
-            Some(b'#') => {
-                text = memchr::memchr2(b'\n', b'\r', text).map_or(&[][..], |end| &text[end + 1..]);
-            }
-            Some(b'@') => return true,
-            _ => break,
-        }
-    }
-    let word = text
-        .iter()
-        .position(u8::is_ascii_whitespace)
-        .map_or(text, |end| &text[..end]);
-    [&b"prefix"[..], b"base", b"version"]
-        .iter()
-        .any(|keyword| word.eq_ignore_ascii_case(keyword))
 }
 
 #[cfg(test)]
