@@ -203,6 +203,7 @@ pub(crate) fn _mapped_terms<'py>(
         (max_class, allow_large_classes, drop_reflexive),
     )?;
     let (objects, iris) = crate::identifiers::iris_of(terms, iri_type)?;
+    let iri_test = crate::identifiers::IriTest::new(iri_type);
     let mut statements = Vec::new();
     for predicate in equivalence.predicates() {
         for tuple in statements_of
@@ -212,7 +213,7 @@ pub(crate) fn _mapped_terms<'py>(
             let tuple = tuple?.cast_into::<PyTuple>()?;
             let [s, p, o] = [0, 1, 2].map(|i| tuple.get_item(i));
             let [s, p, o] = [s?, p?, o?];
-            if s.is_instance(iri_type)? && o.is_instance(iri_type)? {
+            if iri_test.is_iri(&s)? && iri_test.is_iri(&o)? {
                 let iri = |term: Bound<'py, PyAny>| -> PyResult<PyBackedStr> {
                     PyBackedStr::try_from(term.cast_into::<PyString>()?)
                 };

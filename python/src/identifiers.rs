@@ -10,6 +10,7 @@ use pyo3::pybacked::PyBackedStr;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -598,14 +599,49 @@ pub(crate) fn iris_of<'py>(
 ) -> PyResult<(Vec<Bound<'py, PyAny>>, Vec<PyBackedStr>)> {
     let mut objects = Vec::new();
     let mut iris = Vec::new();
+    let iri_test = IriTest::new(iri_type);
     for term in terms.try_iter()? {
         let term = term?;
-        if term.is_instance(iri_type)? {
+        if iri_test.is_iri(&term)? {
             iris.push(PyBackedStr::try_from(term.cast::<PyString>()?.clone())?);
             objects.push(term);
         }
     }
     Ok((objects, iris))
+}
+
+/// Whether terms are instances of `iri_type` (rdflib's `URIRef`), decided once per type: an
+/// `isinstance` on rdflib's classes runs `ABCMeta.__instancecheck__` in Python.
+pub(crate) struct IriTest<'py> {
+    iri_type: Bound<'py, PyType>,
+    /// The types met so far (held, so that no other type takes their address) and whether
+    /// they are IRI types.
+    known: RefCell<Vec<(Bound<'py, PyType>, bool)>>,
+}
+
+impl<'py> IriTest<'py> {
+    pub(crate) fn new(iri_type: &Bound<'py, PyType>) -> Self {
+        Self {
+            iri_type: iri_type.clone(),
+            known: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Whether `term` is an instance of the IRI type.
+    pub(crate) fn is_iri(&self, term: &Bound<'py, PyAny>) -> PyResult<bool> {
+        let address = term.get_type_ptr().cast::<pyo3::ffi::PyObject>();
+        if let Some((_, is_iri)) = self
+            .known
+            .borrow()
+            .iter()
+            .find(|(known, _)| known.as_ptr() == address)
+        {
+            return Ok(*is_iri);
+        }
+        let is_iri = term.is_instance(&self.iri_type)?;
+        self.known.borrow_mut().push((term.get_type(), is_iri));
+        Ok(is_iri)
+    }
 }
 
 /// `_canonical_terms`'s dicts of the terms `objects` (whose IRIs are `iris`), from what each
