@@ -107,6 +107,44 @@ fn trig_recovery_after_a_closed_block_stays_in_the_default_graph() {
     assert_eq!(heard.syntax.len(), 1, "{:?}", heard.syntax);
 }
 
+/// Read again inside its graph block after an error, the next line keeps its columns: the
+/// block is opened again on a line of its own (it was put in front of the line, so that an
+/// error there was told 13 columns off).
+#[test]
+fn trig_errors_after_a_restart_in_a_block_keep_their_columns() {
+    let input = "<http://g> {\n  <http://a> !! .\n!! .\n  <http://c> <http://d> <http://e> .\n}\n";
+    let (out, heard) = rewrite(input, RdfFormat::TriG, RdfFormat::NQuads, 1);
+    assert_eq!(out, "<http://c> <http://d> <http://e> <http://g> .\n");
+    let found: Vec<_> = heard
+        .syntax
+        .iter()
+        .map(|(at, _)| (at.line(), at.column()))
+        .collect();
+    assert_eq!(found, [(Some(2), Some(14)), (Some(3), Some(1))]);
+}
+
+/// An unfinished statement, then a directive starting a line: the directive is read (Turtle
+/// and TriG), so the names after it take its namespace.
+#[test]
+fn a_directive_after_an_unfinished_statement_is_read() {
+    for directive in ["@prefix ex: <http://two/> .", "PREFIX ex: <http://two/>"] {
+        let input =
+            format!("@prefix ex: <http://one/> .\nex:a ex:b\n{directive}\nex:d ex:e ex:f .\n");
+        for (from, to) in [
+            (RdfFormat::Turtle, RdfFormat::NTriples),
+            (RdfFormat::TriG, RdfFormat::NQuads),
+        ] {
+            let (out, heard) = rewrite(&input, from, to, 1);
+            assert_eq!(
+                out, "<http://two/d> <http://two/e> <http://two/f> .\n",
+                "{directive} in {from}"
+            );
+            let found: Vec<_> = heard.syntax.iter().map(|(at, _)| at.line()).collect();
+            assert_eq!(found, [Some(3)], "{directive} in {from}");
+        }
+    }
+}
+
 /// Where each rewrite was heard, as `line:column`, with its IRI.
 fn rewrites_at(heard: &Heard) -> Vec<(String, String)> {
     heard

@@ -330,7 +330,7 @@ fn read_lines_with<E: From<RewriteError>>(
                         let location = Location::new(error_line, at.column().unwrap_or(1));
                         let error = SyntaxError::new(location, e.message());
                         failed = Some(
-                            if hold
+                            if matches!(parser, LineParser::Turtle(_) | LineParser::TriG(_))
                                 && error_line == line_no
                                 && directive_ends_statement(
                                     &line,
@@ -391,15 +391,23 @@ fn read_lines_with<E: From<RewriteError>>(
                 span,
                 &declarations,
             )?;
-            let graph_block = pending.block_after(error_line);
+            // Read again from the start of a line (a directive's), the block open before it.
+            let graph_block = pending.block_after(if bad && end == 0 {
+                error_line - 1
+            } else {
+                error_line
+            });
             parser = parser.restarted().map_err(E::from)?;
             graphs = GraphTracker::default();
+            // The block is opened on a line of its own, so that the lines read again keep
+            // their columns.
+            let opening_line = u64::from(graph_block.is_some());
             if let Some(label) = graph_block {
                 parser.extend(label.as_bytes());
-                parser.extend(b" { ");
+                parser.extend(b" {\n");
                 graphs = GraphTracker::in_block(label);
             }
-            lines_before = error_line;
+            lines_before = error_line - opening_line;
             let mut again = pending.take_after(error_line);
             statement_start = None;
             if bad && end < line.len() {
@@ -409,7 +417,7 @@ fn read_lines_with<E: From<RewriteError>>(
                 let mut rest = vec![b' '; read];
                 rest.extend_from_slice(&line[end..]);
                 again.push_front((line_no, rest));
-                lines_before = line_no - 1;
+                lines_before = line_no - 1 - opening_line;
                 statement_start = Some((line_no, end));
             }
             again.extend(replay);
