@@ -70,6 +70,19 @@ pub enum CollectError {
     Base(String),
 }
 
+/// Why [`Collector::read_graph`] stopped reading: the collector's error, or the reader's.
+struct Stopped(CollectError);
+
+impl From<RewriteError> for Stopped {
+    fn from(error: RewriteError) -> Self {
+        Self(match error {
+            RewriteError::Io(e) => CollectError::Io(e),
+            RewriteError::InvalidBaseIri { .. } => CollectError::Base(error.to_string()),
+            other => CollectError::Io(std::io::Error::other(other)),
+        })
+    }
+}
+
 /// How equivalences are gathered and collapsed: what `rewrite --collapse` and `store --collapse`
 /// share.
 ///
@@ -280,21 +293,11 @@ impl<'r> Collector<'r> {
             self.read_lines(input, format, source)?;
             return self.end_input(source);
         }
-        let mut stopped = None;
-        let read = read_statements(input, format, base_iri, |quad, line| {
-            self.statement(quad, Origin { source, line }).map_err(|e| {
-                stopped = Some(e);
-                RewriteError::Io(std::io::Error::other("the first pass stopped"))
-            })
-        });
-        if let Some(e) = stopped {
-            return Err(e);
-        }
-        read.map_err(|e| match e {
-            RewriteError::Io(e) => CollectError::Io(e),
-            RewriteError::InvalidBaseIri { .. } => CollectError::Base(e.to_string()),
-            other => CollectError::Io(std::io::Error::other(other)),
-        })?;
+        read_statements(input, format, base_iri, |quad, line| {
+            self.statement(quad, Origin { source, line })
+                .map_err(Stopped)
+        })
+        .map_err(|Stopped(e)| e)?;
         self.end_input(source)
     }
 

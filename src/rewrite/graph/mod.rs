@@ -100,12 +100,12 @@ pub(crate) type Declarations = (Vec<(String, String)>, Option<String>);
 /// pipeline reads it on one thread — the legacy RDF/XML pre-pass, recovery after syntax errors
 /// — with nothing canonicalized and no notice told: for the first pass of `--collapse`
 /// (`crate::collapse::Collector::read_graph`).
-pub(crate) fn read_statements(
+pub(crate) fn read_statements<E: From<RewriteError>>(
     input: impl BufRead,
     format: super::RdfFormat,
     base: Option<&str>,
-    mut on_statement: impl FnMut(Quad, u64) -> Result<(), RewriteError>,
-) -> Result<(), RewriteError> {
+    mut on_statement: impl FnMut(Quad, u64) -> Result<(), E>,
+) -> Result<(), E> {
     Reader::new(format, base, false, 1).read(input, |item, span, _| match item {
         Item::Statement(quad) => on_statement(quad, span.first_line),
         Item::Notice(_) => Ok(()),

@@ -84,11 +84,11 @@ impl<'p> Reader<'p> {
 
     /// Reads every item of `input`. `on_item` gets each item, the lines it spans (for RDF/XML,
     /// where it is) and, to call before the first statement, the input's declarations.
-    pub(crate) fn read(
+    pub(crate) fn read<E: From<RewriteError>>(
         &self,
         input: impl BufRead,
-        mut on_item: impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-    ) -> Result<(), RewriteError> {
+        mut on_item: impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    ) -> Result<(), E> {
         match LineParser::declared(self.format, self.base, &[])? {
             Some(parser) if self.format == RdfFormat::Turtle && self.threads > 1 => parallel::read(
                 input,

@@ -182,13 +182,13 @@ struct Parser {
 
 /// Reads a Turtle document on `threads` threads, handing its items to `on_item` in order (as
 /// [`read_lines`] does on one).
-pub(crate) fn read(
+pub(crate) fn read<E: From<RewriteError>>(
     mut input: impl BufRead,
     parser: LineParser,
     threads: usize,
     premap: Option<Premap<'_>>,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-) -> Result<(), RewriteError> {
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+) -> Result<(), E> {
     let first = premap.as_ref().and_then(|p| p.declared.clone());
     let start = Before {
         declarations: (parser.prefixes(), parser.base_iri()),
@@ -212,7 +212,8 @@ pub(crate) fn read(
                         break;
                     }
                 }
-            })?;
+            })
+            .map_err(RewriteError::from)?;
             handles.push(handle);
             parsers.push(Parser { pieces, parsed });
         }
@@ -232,13 +233,13 @@ pub(crate) fn read(
 }
 
 /// [`read`] once the parsing threads are started.
-fn read_pieces(
+fn read_pieces<E: From<RewriteError>>(
     parsers: Vec<Parser>,
     start: Before,
     first: Option<Declarations>,
     mut input: impl BufRead,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-) -> Result<(), RewriteError> {
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+) -> Result<(), E> {
     let mut pipeline = Pipeline {
         parsers,
         sent: 0,
@@ -272,7 +273,7 @@ fn read_pieces(
             unsent = 0;
             let filled = buffer.len();
             buffer.resize(filled + READ, 0);
-            let read = read_some(&mut input, &mut buffer[filled..])?;
+            let read = read_some(&mut input, &mut buffer[filled..]).map_err(RewriteError::from)?;
             buffer.truncate(filled + read);
             ended = read == 0;
             continue;
@@ -338,11 +339,11 @@ struct Pipeline {
 impl Pipeline {
     /// Sends a piece, first handing on the oldest when enough are in flight; false when a piece
     /// disagreed (the rest is to be read on one thread).
-    fn send(
+    fn send<E: From<RewriteError>>(
         &mut self,
         piece: Piece,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-    ) -> Result<bool, RewriteError> {
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    ) -> Result<bool, E> {
         let piece = Arc::new(piece);
         if self.in_flight.len() >= 2 * self.parsers.len() && !self.hand_on_oldest(on_item)? {
             // Not parsed, but read on one thread with the others.
@@ -360,10 +361,10 @@ impl Pipeline {
     }
 
     /// Hands on every piece in flight; false when one disagreed.
-    fn drain(
+    fn drain<E: From<RewriteError>>(
         &mut self,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-    ) -> Result<bool, RewriteError> {
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    ) -> Result<bool, E> {
         while !self.in_flight.is_empty() {
             if !self.hand_on_oldest(on_item)? {
                 return Ok(false);
@@ -374,10 +375,10 @@ impl Pipeline {
 
     /// Hands the statements of the oldest piece in flight to `on_item`, if its parse agrees with
     /// the pieces before it; false (and the piece kept) if not, and for every later call.
-    fn hand_on_oldest(
+    fn hand_on_oldest<E: From<RewriteError>>(
         &mut self,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-    ) -> Result<bool, RewriteError> {
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    ) -> Result<bool, E> {
         let Some(piece) = self.in_flight.front().filter(|_| !self.disagreed) else {
             return Ok(!self.disagreed);
         };
@@ -418,13 +419,13 @@ impl Pipeline {
 
     /// Reads on one thread from the oldest piece in flight on (its text and the later ones'),
     /// or else from `buffer` (after `lines_before` lines), then the rest of `input`.
-    fn read_rest(
+    fn read_rest<E: From<RewriteError>>(
         self,
         lines_before: u64,
         buffer: &[u8],
         input: impl BufRead,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-    ) -> Result<(), RewriteError> {
+        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    ) -> Result<(), E> {
         let Self {
             parsers,
             in_flight,

@@ -12,12 +12,12 @@ use std::io::BufRead;
 
 /// Reads RDF/XML through the legacy pre-pass unless `strict`, with the input location of each
 /// statement and error.
-pub(super) fn read(
+pub(super) fn read<E: From<RewriteError>>(
     input: impl BufRead,
     base: Option<&str>,
     strict: bool,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-) -> Result<(), RewriteError> {
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+) -> Result<(), E> {
     let warnings: RefCell<Vec<(Location, String)>> = RefCell::default();
     let mut parser = RdfXmlParser::new();
     if let Some(base) = base {
@@ -35,18 +35,18 @@ pub(super) fn read(
 
 /// Hands on the statements and errors of RDF/XML, each located at the XML event that completes
 /// it, and `warnings` (filled by the legacy pre-pass as it reads) as they come.
-fn parse_rdfxml(
+fn parse_rdfxml<E: From<RewriteError>>(
     mut triples: LocatedRdfXml<'_>,
     warnings: &RefCell<Vec<(Location, String)>>,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-) -> Result<(), RewriteError> {
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+) -> Result<(), E> {
     while let Some((result, at)) = triples.next() {
         tell_warnings(warnings, on_item)?;
         let item = match result {
             Ok(triple) => Item::Statement(triple.in_graph(GraphName::DefaultGraph)),
             Err(RdfXmlParseError::Io(e)) => match malformed_xml(&e) {
                 Some(error) => Item::Notice(Notice::SyntaxError(error)),
-                None => return Err(RewriteError::Io(e)),
+                None => return Err(RewriteError::Io(e).into()),
             },
             Err(RdfXmlParseError::Syntax(e)) => {
                 Item::Notice(Notice::SyntaxError(SyntaxError::new(at, e.to_string())))
@@ -71,10 +71,10 @@ fn declared<'a>(
 }
 
 /// Hands the warnings gathered so far to `on_item`.
-fn tell_warnings(
+fn tell_warnings<E: From<RewriteError>>(
     warnings: &RefCell<Vec<(Location, String)>>,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
-) -> Result<(), RewriteError> {
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+) -> Result<(), E> {
     let told: Vec<_> = warnings.borrow_mut().drain(..).collect();
     told.into_iter().try_for_each(|(at, message)| {
         on_item(
