@@ -133,6 +133,49 @@ fn a_bad_statement_ends_before_a_directive_starting_a_line() {
     );
 }
 
+/// A statement that the next one follows without a space after its `.` (`<rel> .ex:a`) was not
+/// known to end there, so under `--lenient` an error in the next one dropped it too
+/// (turtle_lenient, finding 10). On two threads too. Still open where `oxttl` needs the byte
+/// after the `.` to finish the statement (after a literal or a name: `"c".ex:a^^`).
+#[test]
+fn a_statement_glued_to_a_bad_one_is_kept() {
+    let head = "@prefix ex: <http://one/> .\n";
+    let tail = "ex:d ex:e ex:f .\n";
+    for (good, bad) in [
+        ("ex:a ex:b ex:c .", "ex:x !! ex:y .\n"),
+        ("ex:a ex:b <http://c>.", "<http://x y> ex:p ex:o .\n"),
+        ("ex:a ex:b [ ex:p ex:o ].", "ex:a^^ ex:p ex:o .\n"),
+        ("ex:a ex:b ( 1 ).", "!! ex:p ex:o .\n"),
+    ] {
+        let text = format!("{head}{good}{bad}{tail}");
+        differential::lenient_drops_only_the_bad_statement(
+            &text,
+            &format!("{head}{good}\n{tail}"),
+            &format!("{bad:?} right after {good:?}"),
+        );
+        differential::turtle_threads(
+            text.as_bytes(),
+            true,
+            pidcanon::rewrite::RdfFormat::NTriples,
+            1,
+        );
+    }
+}
+
+/// A `\U` escape with a quote among the eight bytes after it (`"a\U000ct" ;`): `oxttl` takes
+/// the eight bytes (an error, and the string goes on), the light scan took the quote for the
+/// string's end, so the fast path read the next line as a statement of its own while `oxttl`
+/// was still in the string (turtle_fast_vs_oxttl, finding 11).
+#[test]
+fn an_escape_takes_its_bytes_as_oxttl_reads_them() {
+    differential::turtle_fast_vs_oxttl(
+        b"<http://s> <http://p> \"a\\U000ct\" ;\n   <http://q> <http://o> .\n<http://s2> <http://p> <http://o> .\n",
+    );
+    differential::turtle_fast_vs_oxttl(
+        b"<http://s> <http://p> \"a\\u0t\" .\n<http://s2> <http://p> <http://o> .\n",
+    );
+}
+
 /// Turtle on two threads told none of the rewrites of the statements before a syntax error
 /// that stops the rewrite; one thread tells them.
 #[test]

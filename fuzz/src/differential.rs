@@ -295,17 +295,29 @@ pub fn turtle_lenient(data: &[u8]) {
     let tokens = &document.statements[corrupted].tokens;
     let at = choices.pick(tokens.len());
     let bad = choices.one(&CORRUPTIONS);
+    // Put after the statement's final `.` (before the line break that ends it), the bad token
+    // is a statement of its own, which runs on to the next statement's end — unless a
+    // directive comes next, which ends it (a statement never holds one). A space keeps it from
+    // the `.`, which it could otherwise make part of a name (`ex:c.undeclared:x`).
+    let after_dot = at + 1 == tokens.len();
     let mut text = String::new();
     for (i, statement) in document.statements.iter().enumerate() {
         if i == corrupted {
             text.push_str(&tokens[..at].concat());
+            if after_dot {
+                text.push(' ');
+            }
             text.push_str(bad);
             text.push_str(&tokens[at..].concat());
         } else {
             text.push_str(&statement.text());
         }
     }
-    let clean = document.text_without(corrupted);
+    let clean = match document.statements.get(corrupted + 1) {
+        _ if !after_dot => document.text_without(corrupted),
+        Some(next) if next.triples => document.text_without(corrupted + 1),
+        _ => document.text(),
+    };
     lenient_drops_only_the_bad_statement(
         &text,
         &clean,

@@ -71,6 +71,11 @@ pub(super) struct Scanner {
     dot_line: usize,
     /// The text cannot be Turtle here: no more cuts.
     pub(super) lost: bool,
+    /// Whether a `.` that a token follows without a space can end a statement
+    /// ([`dot_ends_statement`]); [`StatementEnds`] asks for it.
+    glued_ends: bool,
+    /// Where such a `.` was just found: the offset after it.
+    glued_end: Option<usize>,
 }
 
 impl Default for Scanner {
@@ -83,6 +88,8 @@ impl Default for Scanner {
             declares: false,
             dot_line: 0,
             lost: false,
+            glued_ends: false,
+            glued_end: None,
         }
     }
 }
@@ -203,8 +210,15 @@ impl Scanner {
                 }
                 match rest[at] {
                     b'\\' => {
-                        peek(at + 1)?;
-                        Some(at + 2)
+                        // As `oxttl` reads it: `\u` and `\U` take 4 and 8 bytes more, hex digits
+                        // or not (a quote among them does not end the string).
+                        let len = match peek(at + 1)? {
+                            b'u' => 6,
+                            b'U' => 10,
+                            _ => 2,
+                        };
+                        peek(at + len - 1)?;
+                        Some(at + len)
                     }
                     b'\n' if !long => {
                         self.lost = true;
@@ -332,6 +346,11 @@ impl Scanner {
                 if next.is_ascii_whitespace() || next == b'#' {
                     self.state = State::AfterDot;
                     self.dot_line = line_start(buffer, self.at);
+                } else if self.glued_ends
+                    && dot_ends_statement(self.at.checked_sub(1).map(|at| buffer[at]), next)
+                {
+                    self.glued_end = Some(self.at + 1);
+                    self.statement_start = true;
                 }
                 Some(1)
             }
@@ -378,14 +397,50 @@ impl Boundaries {
     }
 }
 
+/// Whether a `.` between the bytes `before` and `after` (a token, not a space, after it) ends a
+/// statement: after an IRI, a string, a bracket or a space it cannot belong to a token but a
+/// decimal's start (`.5`); after a name's or a number's byte, it belongs to the name or the
+/// number (`ex:a.b`, `1.5`) unless neither can go on with `after`.
+///
+/// ```text
+/// <rel> .ex:a   <rel>.ex:a   "x".<b>   ex:a.<b>    end
+/// ex:a.b   1.5   ex:p .5   ex:a..b                 no end
+/// ```
+fn dot_ends_statement(before: Option<u8>, after: u8) -> bool {
+    let in_name = |b: u8| {
+        b.is_ascii_alphanumeric()
+            || matches!(b, b'_' | b'-' | b':' | b'%' | b'\\' | b'.')
+            || b >= 0x80
+    };
+    match before {
+        Some(b'>' | b'"' | b'\'' | b']' | b')') => true,
+        None => !after.is_ascii_digit(),
+        Some(b) if b.is_ascii_whitespace() => !after.is_ascii_digit(),
+        Some(b) if in_name(b) => !in_name(after),
+        Some(_) => false,
+    }
+}
+
 /// Finds where statements end in Turtle text fed line by line from a statement boundary, so
 /// that a statement's triples can be held until it ends (and dropped whole when it turns out
-/// bad).
-#[derive(Default)]
+/// bad). Unlike the scans that cut text, it also finds the end of a statement that another
+/// follows without a space (`<a> <b> <c> .<d> <e> <f> .`).
 pub(super) struct StatementEnds {
     scanner: Scanner,
     /// The text since the last statement end.
     text: Vec<u8>,
+}
+
+impl Default for StatementEnds {
+    fn default() -> Self {
+        Self {
+            scanner: Scanner {
+                glued_ends: true,
+                ..Scanner::default()
+            },
+            text: Vec::new(),
+        }
+    }
 }
 
 impl StatementEnds {
@@ -406,6 +461,10 @@ impl StatementEnds {
             self.scanner.at += step;
             if self.scanner.lost {
                 return None;
+            }
+            if let Some(end) = self.scanner.glued_end.take() {
+                // Just after the `.`: the token after it starts the next statement.
+                ends.push(end.saturating_sub(offset));
             }
             if !was_after_dot && self.scanner.state == State::AfterDot && self.scanner.depth == 0 {
                 // The `.` and the byte after it (read to tell the `.` from a name's or a
