@@ -107,7 +107,9 @@ impl<'p> Reader<'p> {
 }
 
 /// Gives the language tags of `quad`'s literals the case they are written with in `text` (its
-/// lines): `oxttl` and the fast path lower-case them, and literals are left as they are.
+/// lines): `oxttl` and the fast path lower-case them, and literals are left as they are. The
+/// tag is the one after a string that holds the literal's value as written; where none does (an
+/// escape in the value), the first of that name written in another case.
 fn keep_written_case(quad: &mut Quad, text: &[u8]) {
     let Term::Literal(literal) = &quad.object else {
         return;
@@ -115,18 +117,52 @@ fn keep_written_case(quad: &mut Quad, text: &[u8]) {
     let Some(tag) = literal.language() else {
         return;
     };
-    let written = memchr::memchr_iter(b'@', text).find_map(|at| {
-        let candidate = text.get(at + 1..at + 1 + tag.len())?;
+    let mut other_case = None;
+    let mut own = None;
+    for at in memchr::memchr_iter(b'@', text) {
+        let Some(candidate) = text.get(at + 1..at + 1 + tag.len()) else {
+            continue;
+        };
         let ends = !text
             .get(at + 1 + tag.len())
             .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'-');
-        (ends && candidate.eq_ignore_ascii_case(tag.as_bytes()) && candidate != tag.as_bytes())
-            .then_some(candidate)
-    });
+        if !ends || !candidate.eq_ignore_ascii_case(tag.as_bytes()) {
+            continue;
+        }
+        if after_string_of(&text[..at], literal.value()) {
+            own = Some(candidate);
+            break;
+        }
+        if other_case.is_none() && candidate != tag.as_bytes() {
+            other_case = Some(candidate);
+        }
+    }
+    let written = match own {
+        Some(own) => (own != tag.as_bytes()).then_some(own),
+        None => other_case,
+    };
     if let Some(written) = written.and_then(|w| std::str::from_utf8(w).ok()) {
         let literal = Literal::new_language_tagged_literal_unchecked(literal.value(), written);
         quad.object = literal.into();
     }
+}
+
+/// Whether `before` ends with a string (short or long, either quote) that holds `value` as it
+/// is written, then maybe spaces.
+fn after_string_of(before: &[u8], value: &str) -> bool {
+    let before = before.trim_ascii_end();
+    let Some(&quote) = before.last().filter(|&&q| q == b'"' || q == b'\'') else {
+        return false;
+    };
+    let delimiter: &[u8] = if before.ends_with(&[quote; 3]) && before.len() >= 6 + value.len() {
+        &[quote; 3]
+    } else {
+        &[quote]
+    };
+    before
+        .strip_suffix(delimiter)
+        .and_then(|body| body.strip_suffix(value.as_bytes()))
+        .is_some_and(|start| start.ends_with(delimiter))
 }
 
 /// The most triples of one statement held before they go on anyway (a statement longer than
