@@ -174,6 +174,13 @@ fn an_escape_takes_its_bytes_as_oxttl_reads_them() {
     differential::turtle_fast_vs_oxttl(
         b"<http://s> <http://p> \"a\\u0t\" .\n<http://s2> <http://p> <http://o> .\n",
     );
+    // In an IRI too (finding 13): `oxttl` takes `>.\n<urn:` after `\U`, and the IRI goes on.
+    differential::turtle_fast_vs_oxttl(
+        b"<http://s> <http://p> <http://a\\U>.\n<urn:s> <urn:p> <g>.\n",
+    );
+    differential::turtle_fast_vs_oxttl(
+        b"<http://s> <http://p> <http://a\\u>.\n<urn:s> <urn:p> <g>.\n",
+    );
 }
 
 /// A literal's language tag takes the case it is written with; the reader took it from the

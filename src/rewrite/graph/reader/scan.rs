@@ -183,6 +183,14 @@ impl Scanner {
                 Some(memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len()))
             }
             State::Iri => match memchr::memchr3(b'>', b'\n', b'"', rest) {
+                // An escape before it takes its bytes, as in a string (`<a\U>.\n…`: the `>`
+                // is one of them for `oxttl`).
+                found if memchr::memchr(b'\\', &rest[..found.unwrap_or(rest.len())]).is_some() => {
+                    let at = memchr::memchr(b'\\', rest).unwrap_or_default();
+                    let len = escape_len(peek(at + 1)?);
+                    peek(at + len - 1)?;
+                    Some(at + len)
+                }
                 // (A `\r` in an IRI is refused by `oxttl`, which then has the last word.)
                 Some(at) if rest[at] == b'>' => {
                     self.state = State::Code;
@@ -212,11 +220,7 @@ impl Scanner {
                     b'\\' => {
                         // As `oxttl` reads it: `\u` and `\U` take 4 and 8 bytes more, hex digits
                         // or not (a quote among them does not end the string).
-                        let len = match peek(at + 1)? {
-                            b'u' => 6,
-                            b'U' => 10,
-                            _ => 2,
-                        };
+                        let len = escape_len(peek(at + 1)?);
                         peek(at + len - 1)?;
                         Some(at + len)
                     }
@@ -545,6 +549,16 @@ pub(super) fn starts_with_directive(mut text: &[u8]) -> bool {
                 .get(keyword.len())
                 .is_none_or(|&next| next.is_ascii_whitespace() || matches!(next, b'#' | b'<'))
     })
+}
+
+/// How many bytes an escape takes whose second byte is `kind`: `\u` and `\U` four and eight
+/// more, hex digits or not, as `oxttl` reads them.
+fn escape_len(kind: u8) -> usize {
+    match kind {
+        b'u' => 6,
+        b'U' => 10,
+        _ => 2,
+    }
 }
 
 /// The byte `n` of `rest`: `None` when it is not read yet; at the end of the input, a space.
