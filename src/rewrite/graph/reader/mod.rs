@@ -106,31 +106,51 @@ impl<'p> Reader<'p> {
     }
 }
 
-/// Gives the language tags of `quad`'s literals the case they are written with in `text` (its
-/// lines): `oxttl` and the fast path lower-case them, and literals are left as they are. The
-/// tag is the one after a string that holds the literal's value as written; where none does (an
-/// escape in the value), the first of that name written in another case.
-fn keep_written_case(quad: &mut Quad, text: &[u8]) {
+/// Where the last language tag given its written case ends: a line's number and the offset
+/// in it. The next literal's tag is looked for after it, so that two literals of one value
+/// tagged in two cases take each its own.
+#[derive(Clone, Copy, Default)]
+struct TagCursor {
+    line: u64,
+    offset: usize,
+}
+
+/// Gives the language tag of `quad`'s literal the case it is written with in the lines kept up
+/// to line `line_no`: `oxttl` and the fast path lower-case tags, and literals are left as they
+/// are. The tag is the first after `cursor` that follows a string holding the literal's value as
+/// written (else the first such in the lines); where none does (an escape in the value), the
+/// first of that name written in another case.
+fn keep_written_case(quad: &mut Quad, pending: &Pending, line_no: u64, cursor: &mut TagCursor) {
     let Term::Literal(literal) = &quad.object else {
         return;
     };
     let Some(tag) = literal.language() else {
         return;
     };
+    let text = pending.span(Some(line_no)).text;
+    let from = pending
+        .offset_of(cursor.line, cursor.offset)
+        .unwrap_or(0)
+        .min(text.len());
     let mut other_case = None;
     let mut own = None;
-    for at in memchr::memchr_iter(b'@', text) {
-        let Some(candidate) = text.get(at + 1..at + 1 + tag.len()) else {
+    let tags = memchr::memchr_iter(b'@', &text[from..])
+        .map(|at| from + at)
+        .chain(memchr::memchr_iter(b'@', &text[..from]));
+    for at in tags {
+        let end = at + 1 + tag.len();
+        let Some(candidate) = text.get(at + 1..end) else {
             continue;
         };
         let ends = !text
-            .get(at + 1 + tag.len())
+            .get(end)
             .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'-');
         if !ends || !candidate.eq_ignore_ascii_case(tag.as_bytes()) {
             continue;
         }
         if after_string_of(&text[..at], literal.value()) {
             own = Some(candidate);
+            (cursor.line, cursor.offset) = pending.position_of(end);
             break;
         }
         if other_case.is_none() && candidate != tag.as_bytes() {
@@ -222,6 +242,7 @@ fn read_lines_with<E: From<RewriteError>>(
     on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<Ended, E> {
     let mut pending = Pending::default();
+    let mut tag_cursor = TagCursor::default();
     let context_lines = lines(resume.context);
     let first_context_line = resume.lines_before + 1 - context_lines.clone().count() as u64;
     for (n, text) in (first_context_line..).zip(context_lines) {
@@ -287,8 +308,8 @@ fn read_lines_with<E: From<RewriteError>>(
                 lines_before += breaks;
                 let declarations = || (parser.prefixes(), parser.base_iri());
                 for (mut quad, n) in groups.triples() {
+                    keep_written_case(&mut quad, &pending, n, &mut tag_cursor);
                     let span = pending.span(Some(n));
-                    keep_written_case(&mut quad, span.text);
                     on_item(Item::Statement(quad), span, &declarations)?;
                     pending.keep_from(n);
                 }
@@ -394,8 +415,8 @@ fn read_lines_with<E: From<RewriteError>>(
             if ends_statement || cuts.is_none() || ended || held.len() > MAX_HELD {
                 let declarations = || (parser.prefixes(), parser.base_iri());
                 for (mut quad, n) in held.drain(..) {
+                    keep_written_case(&mut quad, &pending, n, &mut tag_cursor);
                     let span = pending.span(Some(n));
-                    keep_written_case(&mut quad, span.text);
                     on_item(Item::Statement(quad), span, &declarations)?;
                     pending.keep_from(n);
                 }

@@ -73,6 +73,23 @@ impl Pending {
         }
     }
 
+    /// Where byte `offset` of line `line_no` is in the text kept, when that line is kept.
+    pub(super) fn offset_of(&self, line_no: u64, offset: usize) -> Option<usize> {
+        self.lines
+            .iter()
+            .find(|&&(_, n, _)| n == line_no)
+            .map(|&(start, ..)| start - self.dead + offset)
+    }
+
+    /// The line of byte `at` of the text kept, and the offset in it.
+    pub(super) fn position_of(&self, at: usize) -> (u64, usize) {
+        let at = at + self.dead;
+        let line = self.lines.partition_point(|&(start, ..)| start <= at);
+        self.lines
+            .get(line.wrapping_sub(1))
+            .map_or((0, at), |&(start, n, _)| (n, at - start))
+    }
+
     /// The text of a syntax error found on line `error_line`: the lines since the last statement,
     /// less a first line before the error's that holds only the end of that statement (which
     /// was written, so the rejects do not hold it twice).
