@@ -80,6 +80,31 @@ fn an_unterminated_string_costs_only_its_statement() {
     assert_eq!(heard.syntax[0].1, Recovery::Skipped);
 }
 
+/// A bracket the bad statement opens and never closes does not take the rest of the input
+/// with it: a `.` and a space within `(`, `[` or `<<`, where no valid statement has one, ends
+/// the bad statement (before, every statement after it was passed over as its part).
+#[test]
+fn an_unclosed_bracket_costs_only_its_statement() {
+    for bad in [
+        "<http://e/s> <http://e/p> ( <http://e/o> .",
+        "<http://e/s> <http://e/p> <http://e/o> ; <http://e/q> [ <http://e/r> .",
+        "<http://e/s> <http://e/p> [ <http://e/q> ( << <http://e/a> .",
+    ] {
+        let input = format!(
+            "{bad}\n<info:fedora/demo%3a1> <http://e/p> <http://e/o> .\n<http://e/s> <http://e/p> ( <http://e/o> ) .\n"
+        );
+        for threads in [1, 2] {
+            let (out, heard) = rewrite(&input, RdfFormat::Turtle, RdfFormat::NTriples, threads);
+            let kept: Vec<&str> = out.lines().filter(|l| !l.starts_with("_:")).collect();
+            assert_eq!(kept.len(), 2, "{input:?} on {threads} threads gave {out:?}");
+            assert!(out.starts_with("<info:fedora/demo:1> <http://e/p> <http://e/o> .\n"));
+            assert_eq!(out.lines().count(), 4, "{out:?}");
+            assert_eq!(heard.syntax.len(), 1, "{:?}", heard.syntax);
+            assert_eq!(heard.syntax[0].0.line(), Some(1));
+        }
+    }
+}
+
 #[test]
 fn trig_recovery_keeps_the_graph_block() {
     let input = "<http://g/1> {\n<http://ex/s> <http://ex/p> <http://ex/a b> .\n<http://ex/s> <http://ex/p> <http://ex/o> .\n}\n<http://ex/d> <http://ex/p> <http://ex/o> .\n";

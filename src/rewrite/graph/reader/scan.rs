@@ -62,7 +62,9 @@ pub(super) struct Scanner {
     state: State,
     /// How far the buffer has been scanned.
     at: usize,
+    /// The brackets open: `[`, `(`, `{` and `<<`; `braces` of them are `{`.
     depth: usize,
+    braces: usize,
     /// At the start of a statement (only spaces and comments since the last one).
     statement_start: bool,
     /// Something like a declaration was seen since the last cut.
@@ -84,6 +86,7 @@ impl Default for Scanner {
             state: State::Code,
             at: 0,
             depth: 0,
+            braces: 0,
             statement_start: true,
             declares: false,
             dot_line: 0,
@@ -335,6 +338,7 @@ impl Scanner {
             }
             b'[' | b'(' | b'{' => {
                 self.depth += 1;
+                self.braces += usize::from(byte == b'{');
                 Some(1)
             }
             b']' | b')' | b'}' => {
@@ -342,11 +346,26 @@ impl Scanner {
                     self.lost = true;
                 } else {
                     self.depth -= 1;
+                    if byte == b'}' {
+                        self.braces = self.braces.saturating_sub(1);
+                    }
                 }
                 Some(1)
             }
-            b'.' if self.depth == 0 => {
+            b'.' if self.depth == 0 || self.glued_ends && self.depth > self.braces => {
                 let next = peek(1)?;
+                let ends = next.is_ascii_whitespace() || next == b'#';
+                if self.depth > 0 {
+                    // A `.` and a space within `[`, `(` or `<<`, where no valid statement has
+                    // one: the statement is bad, and ends here (or its bracket was never closed
+                    // and everything after it would be passed over with it).
+                    if ends {
+                        self.depth = self.braces;
+                    }
+                    if self.depth > 0 || !ends {
+                        return Some(1);
+                    }
+                }
                 if next.is_ascii_whitespace() || next == b'#' {
                     self.state = State::AfterDot;
                     self.dot_line = line_start(buffer, self.at);
