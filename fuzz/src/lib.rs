@@ -44,10 +44,10 @@ pub fn registry(input: &str) {
 /// spends its time inside the adapter) and as a bare identifier.
 pub fn adapter(scheme: &str, prefix: &str, input: &str) {
     let full = format!("{prefix}{input}");
-    if let Some(adapter) = REGISTRY.adapter_for(&full) {
-        if let Ok(c) = REGISTRY.canonicalize_by(adapter, &full) {
-            check_canonical(&full, &c.iri, c.kind);
-        }
+    if let Some(adapter) = REGISTRY.adapter_for(&full)
+        && let Ok(c) = REGISTRY.canonicalize_by(adapter, &full)
+    {
+        check_canonical(&full, &c.iri, c.kind);
     }
     if let Some(Ok(c)) = REGISTRY.canonicalize_as(scheme, input) {
         check_canonical(input, &c.iri, c.kind);
