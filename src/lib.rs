@@ -66,6 +66,7 @@ pub mod foxml;
 pub mod fuzzing;
 pub mod iri;
 mod kind;
+mod language_tag;
 pub mod literals;
 pub mod mapping;
 mod pairs;

@@ -49,7 +49,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("positions", &["src/position.rs", "src/buffered.rs"]),
     (
         "readers",
-        &["src/rdfxml/", "src/foxml/", "src/compression.rs"],
+        &[
+            "src/rdfxml/",
+            "src/foxml/",
+            "src/compression.rs",
+            "src/language_tag.rs",
+        ],
     ),
     (
         "equivalence",

@@ -135,8 +135,9 @@ fn a_bad_statement_ends_before_a_directive_starting_a_line() {
 
 /// A statement that the next one follows without a space after its `.` (`<rel> .ex:a`) was not
 /// known to end there, so under `--lenient` an error in the next one dropped it too
-/// (turtle_lenient, finding 10). On two threads too. Still open where `oxttl` needs the byte
-/// after the `.` to finish the statement (after a literal or a name: `"c".ex:a^^`).
+/// (turtle_lenient, finding 10). On two threads too. Where `oxttl` hands on the statement's
+/// last triple only once it has read the byte after the `.` (after a literal: `"c".ex:a^^`),
+/// that triple came with the error and was dropped with the bad statement.
 #[test]
 fn a_statement_glued_to_a_bad_one_is_kept() {
     let head = "@prefix ex: <http://one/> .\n";
@@ -146,6 +147,10 @@ fn a_statement_glued_to_a_bad_one_is_kept() {
         ("ex:a ex:b <http://c>.", "<http://x y> ex:p ex:o .\n"),
         ("ex:a ex:b [ ex:p ex:o ].", "ex:a^^ ex:p ex:o .\n"),
         ("ex:a ex:b ( 1 ).", "!! ex:p ex:o .\n"),
+        ("ex:a ex:b \"c\".", "ex:a^^ ex:p ex:o .\n"),
+        ("ex:a ex:b 'c'@en.", "ex:a^^ ex:p ex:o .\n"),
+        ("ex:a ex:b \"\"\"c\"\"\"^^ex:t.", ")( .\n"),
+        ("ex:a ex:b ex:c, 'd'.", "\"\\q\" .\n"),
     ] {
         let text = format!("{head}{good}{bad}{tail}");
         differential::lenient_drops_only_the_bad_statement(
@@ -215,6 +220,16 @@ fn a_language_tag_keeps_its_own_case() {
         (
             "<http://a> <http://b> ( \"x\"@en-GB \"x\"@EN-gb ) .\n",
             &["\"x\"@en-GB", "\"x\"@EN-gb"],
+        ),
+        // A base direction (RDF 1.2) after the tag: kept, and the tag is the literal's own, not
+        // an earlier statement's of that name in another case (finding 15).
+        (
+            "<http://a> <http://b> \";;\"@EN .\n@prefix ex: <http://e/> .\n<http://a> <http://b> \"\"@en--ltr, \"y\"@En--rtl .\n",
+            &["\";;\"@EN", "\"\"@en--ltr", "\"y\"@En--rtl"],
+        ),
+        (
+            "<http://a> <http://b> \"x\"@EN .\n<http://a> <http://b> \"\\u0078\"@en .\n",
+            &["\"x\"@EN", "\"x\"@en"],
         ),
     ] {
         let rewriter = pidcanon::rewrite::Rewriter::new(pidcanon::Registry::default())

@@ -271,10 +271,12 @@ fn blank_nodes_numbered(text: &str) -> Vec<String> {
 
 /// Tokens that make a statement bad wherever they stand, without changing how the text after
 /// them is cut into tokens.
-const CORRUPTIONS: [&str; 8] = [
+const CORRUPTIONS: [&str; 10] = [
     "!! ",
     "( ",
     "[ ",
+    ") ",
+    "] ",
     "<http://a b> ",
     "\"\\q\" ",
     "undeclared:x ",

@@ -175,17 +175,8 @@ fn as_written(literal: &Literal, note: &Note) -> Option<Literal> {
         return None;
     };
     // `oxrdfxml` lower-cases the tag it read (and checked): the same tag, in the case written.
-    (language != written && written.to_ascii_lowercase() == language).then(|| {
-        #[cfg(feature = "rdf-12")]
-        if let Some(direction) = literal.direction() {
-            return Literal::new_directional_language_tagged_literal_unchecked(
-                literal.value(),
-                written,
-                direction,
-            );
-        }
-        Literal::new_language_tagged_literal_unchecked(literal.value(), written)
-    })
+    (language != written && written.to_ascii_lowercase() == language)
+        .then(|| crate::language_tag::with_written_tag(literal, written))
 }
 
 /// The base IRI `parser` was given.

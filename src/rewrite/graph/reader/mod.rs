@@ -18,12 +18,13 @@ mod scan;
 mod turtle;
 
 use super::{Declarations, Item, Notice, Span, repeated_work};
+use crate::language_tag::with_written_tag;
 use crate::position::{lines, read_line};
 use crate::rewrite::RdfFormat;
 use crate::rewrite::line_parser::{LineParser, error_location};
 use crate::rewrite::{Location, RewriteError, SyntaxError};
 use graph_blocks::GraphTracker;
-use oxrdf::{Literal, Quad, Term};
+use oxrdf::{Quad, Term};
 use pending::Pending;
 use scan::{StatementEnds, starts_with_directive};
 use std::collections::VecDeque;
@@ -117,9 +118,10 @@ struct TagCursor {
 
 /// Gives the language tag of `quad`'s literal the case it is written with in the lines kept up
 /// to line `line_no`: `oxttl` and the fast path lower-case tags, and literals are left as they
-/// are. The tag is the first after `cursor` that follows a string holding the literal's value as
-/// written (else the first such in the lines); where none does (an escape in the value), the
-/// first of that name written in another case.
+/// are. The tag is the first after `cursor` (literals come in the order they are written) that
+/// follows a string holding the literal's value as written; where none does (an escape in the
+/// value), the first after `cursor` of that name written in another case. A base direction
+/// after the tag (`@en--ltr`) is kept.
 fn keep_written_case(quad: &mut Quad, pending: &Pending, line_no: u64, cursor: &mut TagCursor) {
     let Term::Literal(literal) = &quad.object else {
         return;
@@ -134,37 +136,50 @@ fn keep_written_case(quad: &mut Quad, pending: &Pending, line_no: u64, cursor: &
         .min(text.len());
     let mut other_case = None;
     let mut own = None;
-    let tags = memchr::memchr_iter(b'@', &text[from..])
-        .map(|at| from + at)
-        .chain(memchr::memchr_iter(b'@', &text[..from]));
-    for at in tags {
+    for at in memchr::memchr_iter(b'@', &text[from..]).map(|at| from + at) {
         let end = at + 1 + tag.len();
         let Some(candidate) = text.get(at + 1..end) else {
             continue;
         };
-        let ends = !text
-            .get(end)
-            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'-');
+        let ends = text[end..].starts_with(b"--")
+            || !text
+                .get(end)
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'-');
         if !ends || !candidate.eq_ignore_ascii_case(tag.as_bytes()) {
             continue;
         }
         if after_string_of(&text[..at], literal.value()) {
-            own = Some(candidate);
-            (cursor.line, cursor.offset) = pending.position_of(end);
+            own = Some((candidate, end));
             break;
         }
         if other_case.is_none() && candidate != tag.as_bytes() {
-            other_case = Some(candidate);
+            other_case = Some((candidate, end));
         }
     }
-    let written = match own {
-        Some(own) => (own != tag.as_bytes()).then_some(own),
-        None => other_case,
+    let Some((written, end)) = own.or(other_case) else {
+        return;
     };
-    if let Some(written) = written.and_then(|w| std::str::from_utf8(w).ok()) {
-        let literal = Literal::new_language_tagged_literal_unchecked(literal.value(), written);
-        quad.object = literal.into();
+    (cursor.line, cursor.offset) = pending.position_of(end);
+    match std::str::from_utf8(written) {
+        Ok(written) if written != tag => quad.object = with_written_tag(literal, written).into(),
+        _ => {}
     }
+}
+
+/// Hands on a statement read on line `n`, its language tag in the case written, with the lines
+/// it spans; the lines before `n` are then forgotten.
+fn hand_on<E>(
+    mut quad: Quad,
+    n: u64,
+    pending: &mut Pending,
+    tag_cursor: &mut TagCursor,
+    declarations: &dyn Fn() -> Declarations,
+    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+) -> Result<(), E> {
+    keep_written_case(&mut quad, pending, n, tag_cursor);
+    on_item(Item::Statement(quad), pending.span(Some(n)), declarations)?;
+    pending.keep_from(n);
+    Ok(())
 }
 
 /// Whether `before` ends with a string (short or long, either quote) that holds `value` as it
@@ -307,11 +322,9 @@ fn read_lines_with<E: From<RewriteError>>(
                 }
                 lines_before += breaks;
                 let declarations = || (parser.prefixes(), parser.base_iri());
-                for (mut quad, n) in groups.triples() {
-                    keep_written_case(&mut quad, &pending, n, &mut tag_cursor);
-                    let span = pending.span(Some(n));
-                    on_item(Item::Statement(quad), span, &declarations)?;
-                    pending.keep_from(n);
+                for (quad, n) in groups.triples() {
+                    let tags = &mut tag_cursor;
+                    hand_on(quad, n, &mut pending, tags, &declarations, on_item)?;
                 }
                 if lines > 0 {
                     // `oxttl` goes on between statements. What follows the last statement read
@@ -372,39 +385,64 @@ fn read_lines_with<E: From<RewriteError>>(
                 .is_some_and(|g| g.stays_in_long_string(&line));
         let mut asked = !waits && !resumed;
         for (segment, ends_statement) in segments {
-            if ended {
-                parser.end();
-            } else {
-                parser.extend(&line[segment.clone()]);
-            }
-            while let Some(result) = if waits { None } else { parser.next() } {
-                asked = false;
-                match result {
-                    Ok(quad) => held.push((quad, line_no)),
-                    Err(e) => {
-                        let at = error_location(&e);
-                        let error_line = lines_before + at.line().unwrap_or(1);
-                        let location = Location::new(error_line, at.column().unwrap_or(1));
-                        let error = SyntaxError::new(location, e.message());
-                        failed = Some(
-                            if matches!(parser, LineParser::Turtle(_) | LineParser::TriG(_))
-                                && error_line == line_no
-                                && directive_ends_statement(
-                                    &line,
-                                    at.column(),
-                                    &mut directive_restart,
-                                    line_no,
-                                )
-                            {
-                                // An unfinished statement, then a directive: the statement
-                                // ends before the directive's line, which is read again.
-                                (error, error_line, 0, true)
-                            } else {
-                                (error, error_line, segment.end, ends_statement)
-                            },
-                        );
-                        break;
+            // After a `.` glued to the next token, `oxttl` hands on the ended statement's last
+            // triple once it has read the byte after the `.`: that byte is given alone first,
+            // and what it brings is the ended statement's.
+            let glued = segment.start > 0 && line[segment.start - 1] == b'.' && segment.len() > 1;
+            let parts = match glued {
+                true => [
+                    segment.start..segment.start + 1,
+                    segment.start + 1..segment.end,
+                ],
+                false => [segment.clone(), segment.end..segment.end],
+            };
+            for (part, range) in parts.into_iter().enumerate() {
+                if ended {
+                    parser.end();
+                } else if part == 0 || !range.is_empty() {
+                    parser.extend(&line[range]);
+                } else {
+                    break;
+                }
+                while let Some(result) = if waits { None } else { parser.next() } {
+                    asked = false;
+                    match result {
+                        Ok(quad) => held.push((quad, line_no)),
+                        Err(e) => {
+                            let at = error_location(&e);
+                            let error_line = lines_before + at.line().unwrap_or(1);
+                            let location = Location::new(error_line, at.column().unwrap_or(1));
+                            let error = SyntaxError::new(location, e.message());
+                            failed = Some(
+                                if matches!(parser, LineParser::Turtle(_) | LineParser::TriG(_))
+                                    && error_line == line_no
+                                    && directive_ends_statement(
+                                        &line,
+                                        at.column(),
+                                        &mut directive_restart,
+                                        line_no,
+                                    )
+                                {
+                                    // An unfinished statement, then a directive: the statement
+                                    // ends before the directive's line, which is read again.
+                                    (error, error_line, 0, true)
+                                } else {
+                                    (error, error_line, segment.end, ends_statement)
+                                },
+                            );
+                            break;
+                        }
                     }
+                }
+                if glued && part == 0 {
+                    let declarations = || (parser.prefixes(), parser.base_iri());
+                    for (quad, n) in held.drain(..) {
+                        let tags = &mut tag_cursor;
+                        hand_on(quad, n, &mut pending, tags, &declarations, on_item)?;
+                    }
+                }
+                if failed.is_some() || ended {
+                    break;
                 }
             }
             if failed.is_some() {
@@ -414,11 +452,9 @@ fn read_lines_with<E: From<RewriteError>>(
             }
             if ends_statement || cuts.is_none() || ended || held.len() > MAX_HELD {
                 let declarations = || (parser.prefixes(), parser.base_iri());
-                for (mut quad, n) in held.drain(..) {
-                    keep_written_case(&mut quad, &pending, n, &mut tag_cursor);
-                    let span = pending.span(Some(n));
-                    on_item(Item::Statement(quad), span, &declarations)?;
-                    pending.keep_from(n);
+                for (quad, n) in held.drain(..) {
+                    let tags = &mut tag_cursor;
+                    hand_on(quad, n, &mut pending, tags, &declarations, on_item)?;
                 }
                 statement_start = ends_statement.then_some((line_no, segment.end));
             }

@@ -73,9 +73,11 @@ pub(super) struct Scanner {
     dot_line: usize,
     /// The text cannot be Turtle here: no more cuts.
     pub(super) lost: bool,
-    /// Whether a `.` that a token follows without a space can end a statement
-    /// ([`dot_ends_statement`]); [`StatementEnds`] asks for it.
-    glued_ends: bool,
+    /// Whether every statement's end is looked for, as a reader that holds a statement's
+    /// triples until it ends, and passes over bad statements, needs ([`StatementEnds`]): a
+    /// `.` that a token follows without a space can end one ([`dot_ends_statement`]), so can a
+    /// `.` and a space within `[`, `(` or `<<`; a closing bracket never opened is passed over.
+    every_end: bool,
     /// Where such a `.` was just found: the offset after it.
     glued_end: Option<usize>,
 }
@@ -91,7 +93,7 @@ impl Default for Scanner {
             declares: false,
             dot_line: 0,
             lost: false,
-            glued_ends: false,
+            every_end: false,
             glued_end: None,
         }
     }
@@ -321,7 +323,7 @@ impl Scanner {
             b'>' => {
                 // Only `>>` ends a quoted triple here: IRIs take their own `>`.
                 if peek(1)? != b'>' || self.depth == 0 {
-                    self.lost = true;
+                    self.lost = !self.every_end;
                     return Some(1);
                 }
                 self.depth -= 1;
@@ -343,7 +345,7 @@ impl Scanner {
             }
             b']' | b')' | b'}' => {
                 if self.depth == 0 {
-                    self.lost = true;
+                    self.lost = !self.every_end;
                 } else {
                     self.depth -= 1;
                     if byte == b'}' {
@@ -352,7 +354,7 @@ impl Scanner {
                 }
                 Some(1)
             }
-            b'.' if self.depth == 0 || self.glued_ends && self.depth > self.braces => {
+            b'.' if self.depth == 0 || self.every_end && self.depth > self.braces => {
                 let next = peek(1)?;
                 let ends = next.is_ascii_whitespace() || next == b'#';
                 if self.depth > 0 {
@@ -369,9 +371,7 @@ impl Scanner {
                 if next.is_ascii_whitespace() || next == b'#' {
                     self.state = State::AfterDot;
                     self.dot_line = line_start(buffer, self.at);
-                } else if self.glued_ends
-                    && dot_ends_statement(self.at.checked_sub(1).map(|at| buffer[at]), next)
-                {
+                } else if self.every_end && dot_ends_statement(&buffer[..self.at], next) {
                     self.glued_end = Some(self.at + 1);
                     self.statement_start = true;
                 }
@@ -420,28 +420,40 @@ impl Boundaries {
     }
 }
 
-/// Whether a `.` between the bytes `before` and `after` (a token, not a space, after it) ends a
-/// statement: after an IRI, a string, a bracket or a space it cannot belong to a token but a
-/// decimal's start (`.5`); after a name's or a number's byte, it belongs to the name or the
-/// number (`ex:a.b`, `1.5`) unless neither can go on with `after`.
+/// Whether a `.` after the text `before` and before the byte `after` (a token, not a space)
+/// ends a statement: after an IRI, a string, a language tag, a bracket or a space it cannot
+/// belong to a token but a decimal's start (`.5`); after a name's or a number's byte, it
+/// belongs to the name or the number (`ex:a.b`, `1.5`) unless neither can go on with `after`.
 ///
 /// ```text
-/// <rel> .ex:a   <rel>.ex:a   "x".<b>   ex:a.<b>    end
-/// ex:a.b   1.5   ex:p .5   ex:a..b                 no end
+/// <rel> .ex:a   <rel>.ex:a   "x".<b>   "x"@en.ex:a   ex:a.<b>    end
+/// ex:a.b   1.5   ex:p .5   ex:a..b                               no end
 /// ```
-fn dot_ends_statement(before: Option<u8>, after: u8) -> bool {
+fn dot_ends_statement(before: &[u8], after: u8) -> bool {
     let in_name = |b: u8| {
         b.is_ascii_alphanumeric()
             || matches!(b, b'_' | b'-' | b':' | b'%' | b'\\' | b'.')
             || b >= 0x80
     };
-    match before {
+    match before.last().copied() {
         Some(b'>' | b'"' | b'\'' | b']' | b')') => true,
         None => !after.is_ascii_digit(),
         Some(b) if b.is_ascii_whitespace() => !after.is_ascii_digit(),
+        Some(_) if ends_language_tag(before) => true,
         Some(b) if in_name(b) => !in_name(after),
         Some(_) => false,
     }
+}
+
+/// Whether `text` (scanned, outside strings) ends with a string's language tag: `"x"@en-GB`.
+fn ends_language_tag(text: &[u8]) -> bool {
+    let tag = text
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-')
+        .count();
+    let at = text.len() - tag;
+    tag > 0 && at >= 2 && text[at - 1] == b'@' && matches!(text[at - 2], b'"' | b'\'')
 }
 
 /// Finds where statements end in Turtle text fed line by line from a statement boundary, so
@@ -458,7 +470,7 @@ impl Default for StatementEnds {
     fn default() -> Self {
         Self {
             scanner: Scanner {
-                glued_ends: true,
+                every_end: true,
                 ..Scanner::default()
             },
             text: Vec::new(),

@@ -745,7 +745,7 @@ impl Groups {
     }
 
     /// Where the last statement the last read read whole ends, as `oxttl`'s path tells it
-    /// ([`super::parallel::StatementEnds`]): the number of its line, and the offset in that line
+    /// ([`super::scan::StatementEnds`]): the number of its line, and the offset in that line
     /// just after its final `.` and the byte after it. `None` when it read no statement;
     /// `Some(None)` where the scan would find no end (a `.` not followed by a space, a line
     /// break or a comment).
