@@ -974,29 +974,14 @@ def collapse_args(options):
     return args + (["--drop-reflexive"] if options.drop_reflexive else [])
 
 
-# The parts of a link line as the binary writes it: `<rep> <P> <member> .`, or with the graph
-# name (an IRI or a blank node, as the rewrite writes it) before the dot.
-LINK_LINE = re.compile(rb"<([^>]*)> <([^>]*)> <([^>]*)> (?:(.+) )?\.")
-
-
-def link_order(line):
-    """The binary's order of links (`EquivalenceLinks::write_sorted`): by graph name (the
-    default graph first), representative, predicate, member, each in byte order."""
-    m = LINK_LINE.fullmatch(line)
-    if m is None:  # not a link line: cannot happen; kept, after the links
-        return (1, line)
-    representative, predicate, member, graph = m.groups()
-    return (0, graph or b"", representative, predicate, member)
-
-
 LINKS_PER_PART = 1_000_000  # link lines per part file of the output (at least one part)
 
 
 def gathered_links(rewritten, fingerprinted=False):
     """The link lines of --collapse of every process (tagged LINK in `rewritten`; after their
     fingerprint and a tab if `fingerprinted`, which they lose here), each once (a member named
-    in two partitions is linked by both processes) and sorted as the binary sorts them: what
-    one machine writes after the rest of its output. Returns (an RDD of them, or None if there
+    in two partitions is linked by both processes) and sorted as the binary sorts them (in
+    the lines' byte order): what one machine writes after the rest of its output. Returns (an RDD of them, or None if there
     are none, and their number)."""
     links = rewritten.filter(lambda r: r[0] == LINK).values()
     if fingerprinted:
@@ -1006,7 +991,7 @@ def gathered_links(rewritten, fingerprinted=False):
     if count == 0:
         return None, 0
     parts = min(links.getNumPartitions(), -(-count // LINKS_PER_PART))
-    return links.sortBy(link_order, numPartitions=parts), count
+    return links.sortBy(lambda line: line, numPartitions=parts), count
 
 
 # ---------------------------------------------------------------------------------------------

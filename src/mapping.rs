@@ -351,6 +351,21 @@ pub(crate) struct Link<'a> {
     pub(crate) member: &'a str,
 }
 
+/// The byte order of `a` and `b` each followed by the byte `end` (which neither holds): of two
+/// IRIs as a line writes them (`<a>`), of two graph names before ` .`.
+///
+/// ```text
+/// cmp_followed_by("http://a", "http://a/b", b'>')   Greater ('>' after '/')
+/// ```
+fn cmp_followed_by(a: &str, b: &str, end: u8) -> Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len().min(b.len());
+    a[..n].cmp(&b[..n]).then_with(|| {
+        let next = |s: &[u8]| s.get(n).copied().unwrap_or(end);
+        next(a).cmp(&next(b))
+    })
+}
+
 fn hash_scope(graph: &str, predicate: u32) -> u64 {
     xxhash_rust::xxh3::xxh3_64_with_seed(graph.as_bytes(), u64::from(predicate))
 }
@@ -439,8 +454,10 @@ impl EquivalenceLinks {
         self.statements = 0;
     }
 
-    /// Hands every link to `write`, sorted by graph name, representative, predicate and member
-    /// (each in byte order): the same order whatever the order they were recorded in.
+    /// Hands every link to `write`, in the byte order of their N-Quads lines
+    /// (`<representative> <predicate> <member> [graph] .`): the same order whatever the order
+    /// they were recorded in, and one that a job gathering the lines of several processes
+    /// (the Spark job) gets by sorting the lines, without reading them.
     pub(crate) fn write_sorted<E>(
         self,
         mapping: &IriMapping,
@@ -452,9 +469,18 @@ impl EquivalenceLinks {
         let Self { scopes, keys, .. } = self;
         let mut keys: Vec<u64> = keys.into_iter().collect();
         let predicates = mapping.equivalence_predicates();
-        // Ranks in byte order: of the graph names (one rank for one name), of the predicates.
+        // Ranks in the lines' order: of the graph names (one rank for one name), of the
+        // predicates.
+        let graph_order = |a: &str, b: &str| match (a.is_empty(), b.is_empty()) {
+            // The default graph's line goes on with `.`, before `<` and `_`.
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            (false, false) => cmp_followed_by(a, b, b' '),
+        };
         let mut by_graph: Vec<u32> = (0..scopes.len() as u32).collect();
-        by_graph.sort_unstable_by(|&a, &b| scopes[a as usize].0.cmp(&scopes[b as usize].0));
+        by_graph
+            .sort_unstable_by(|&a, &b| graph_order(&scopes[a as usize].0, &scopes[b as usize].0));
         let mut graph_rank = vec![0u32; scopes.len()];
         for (rank, pair) in by_graph.iter().enumerate() {
             let same =
@@ -467,7 +493,12 @@ impl EquivalenceLinks {
         }
         let predicate_rank: Vec<usize> = predicates
             .iter()
-            .map(|p| predicates.iter().filter(|other| *other < p).count())
+            .map(|p| {
+                predicates
+                    .iter()
+                    .filter(|other| cmp_followed_by(other, p, b'>') == Ordering::Less)
+                    .count()
+            })
             .collect();
         let scope_of = |key: u64| (key >> 32) as usize;
         let member_of = |key: u64| Member(key as u32);
@@ -475,20 +506,20 @@ impl EquivalenceLinks {
             let (sa, sb) = (scope_of(*a), scope_of(*b));
             let (ma, mb) = (member_of(*a), member_of(*b));
             let (ra, rb) = (classes.representative_of(ma), classes.representative_of(mb));
-            graph_rank[sa]
-                .cmp(&graph_rank[sb])
-                .then_with(|| {
-                    if ra == rb {
-                        Ordering::Equal
-                    } else {
-                        classes.iri(ra).cmp(classes.iri(rb))
-                    }
-                })
+            let iri_order = |a: Member, b: Member| {
+                if a == b {
+                    Ordering::Equal
+                } else {
+                    cmp_followed_by(classes.iri(a), classes.iri(b), b'>')
+                }
+            };
+            iri_order(ra, rb)
                 .then_with(|| {
                     predicate_rank[scopes[sa].1 as usize]
                         .cmp(&predicate_rank[scopes[sb].1 as usize])
                 })
-                .then_with(|| classes.iri(ma).cmp(classes.iri(mb)))
+                .then_with(|| iri_order(ma, mb))
+                .then_with(|| graph_rank[sa].cmp(&graph_rank[sb]))
         };
         keys.sort_unstable_by(order);
         for key in keys {
@@ -626,14 +657,43 @@ mod tests {
         let mut out = Vec::new();
         links
             .write_sorted(mapping, |l| {
+                let graph = if l.graph.is_empty() { "" } else { " " };
                 out.push(format!(
-                    "{} {} {} {}",
-                    l.graph, l.representative, l.predicate, l.member
+                    "<{}> <{}> <{}>{graph}{} .",
+                    l.representative, l.predicate, l.member, l.graph
                 ));
                 Ok::<(), ()>(())
             })
             .unwrap();
         out
+    }
+
+    #[test]
+    fn terms_compare_as_their_lines_do() {
+        let iris = [
+            "http://a",
+            "http://a/b",
+            "http://a#",
+            "http://a-",
+            "http://",
+            "urn:x",
+        ];
+        let graphs = [
+            "<http://g>",
+            "<http://g/h>",
+            "<http://g>x",
+            "_:b",
+            "_:b1",
+            "_:b-",
+        ];
+        for (terms, end, line) in [(iris, b'>', "<{}> ."), (graphs, b' ', "{} .")] {
+            for a in terms {
+                for b in terms {
+                    let (la, lb) = (line.replace("{}", a), line.replace("{}", b));
+                    assert_eq!(cmp_followed_by(a, b, end), la.cmp(&lb), "{la} {lb}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -651,15 +711,17 @@ mod tests {
             ("<http://g/>", 0, "http://c/"),
             ("", 0, "http://a/"),
         ];
+        let same_as = "<http://www.w3.org/2002/07/owl#sameAs>";
         let expected = [
-            " http://a/ http://p/ http://b/",
-            " http://a/ http://www.w3.org/2002/07/owl#sameAs http://a/",
-            " http://a/ http://www.w3.org/2002/07/owl#sameAs http://b/",
-            " http://a/ http://www.w3.org/2002/07/owl#sameAs http://c/",
-            " http://x/ http://www.w3.org/2002/07/owl#sameAs http://y/",
-            "<http://g/> http://a/ http://www.w3.org/2002/07/owl#sameAs http://c/",
-            "_:g http://a/ http://www.w3.org/2002/07/owl#sameAs http://b/",
+            "<http://a/> <http://p/> <http://b/> .".to_owned(),
+            format!("<http://a/> {same_as} <http://a/> ."),
+            format!("<http://a/> {same_as} <http://b/> ."),
+            format!("<http://a/> {same_as} <http://b/> _:g ."),
+            format!("<http://a/> {same_as} <http://c/> ."),
+            format!("<http://a/> {same_as} <http://c/> <http://g/> ."),
+            format!("<http://x/> {same_as} <http://y/> ."),
         ];
+        assert!(expected.is_sorted(), "the lines' byte order");
         // Recorded in one set, in order, and reversed in two sets merged.
         let mut one = EquivalenceLinks::default();
         for (graph, predicate, iri) in records {

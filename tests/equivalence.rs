@@ -713,14 +713,15 @@ fn links_stay_in_the_graph_they_were_asserted_in() {
     let link = |member: &str, graph: &str| format!("<{DOI_R}> <{SAME_AS}> <{member}>{graph} .\n");
     let expected = [
         format!("<{DOI_R}> <http://purl.org/dc/terms/title> \"A\" _:g3 .\n"),
-        link("http://example.org/a", ""),
-        link("info:fedora/demo:b", ""),
+        // In the lines' byte order: by member, then graph (the default graph first).
         link("hdl:10013/c", " <http://g/1>"),
-        link("http://example.org/a", " <http://g/1>"),
-        link("info:fedora/demo:b", " <http://g/1>"),
         link("hdl:10013/c", " <http://g/2>"),
-        link("info:fedora/demo:b", " <http://g/2>"),
         link("hdl:10013/c", " _:g3"),
+        link("http://example.org/a", ""),
+        link("http://example.org/a", " <http://g/1>"),
+        link("info:fedora/demo:b", ""),
+        link("info:fedora/demo:b", " <http://g/1>"),
+        link("info:fedora/demo:b", " <http://g/2>"),
     ]
     .concat();
     let (lines, _) = rewrite_ok(&["-i", "nq", "--collapse", "-q"], &input);
