@@ -167,6 +167,37 @@ fn a_statement_glued_to_a_bad_one_is_kept() {
     }
 }
 
+/// A bad statement whose bad token is a long string spanning lines: `oxttl` reports the error
+/// at the token's start, on the line before the one it was read on, and the reader started
+/// again at the line after that start — inside the bad statement, whose rest then read as a
+/// long string opened, swallowing the statements after it (turtle_lenient, finding 16).
+#[test]
+fn a_bad_token_over_two_lines_is_passed_over_from_its_end() {
+    let head = "PREFIX ex: <http://example.org/>\rex:a ex:b ex:c .\r";
+    let tail = "_:b.c ex:a\\.b \"x\" . # end\rex:1 ex:p \"\"\"\u{e9}\n\"\"\" . # end\r";
+    for (bad, clean) in [
+        (
+            "ex:s <> [ \"\"\"\n\"\"\"^^<http://example.org/s> . # end\r",
+            "",
+        ),
+        ("ex:s <> !! \"\"\"a\r\nb\"\"\" ; ex:p ( 1 ) . # end\r", ""),
+        ("ex:s <> \"\"\"a\nb\"\"\" ex:q . # end\n", ""),
+    ] {
+        let text = format!("{head}{bad}{tail}");
+        differential::lenient_drops_only_the_bad_statement(
+            &text,
+            &format!("{head}{clean}{tail}"),
+            &format!("{bad:?}"),
+        );
+        differential::turtle_threads(
+            text.as_bytes(),
+            true,
+            pidcanon::rewrite::RdfFormat::NTriples,
+            1,
+        );
+    }
+}
+
 /// A `\U` escape with a quote among the eight bytes after it (`"a\U000ct" ;`): `oxttl` takes
 /// the eight bytes (an error, and the string goes on), the light scan took the quote for the
 /// string's end, so the fast path read the next line as a statement of its own while `oxttl`

@@ -426,6 +426,12 @@ fn read_lines_with<E: From<RewriteError>>(
                                     // An unfinished statement, then a directive: the statement
                                     // ends before the directive's line, which is read again.
                                     (error, error_line, 0, true)
+                                } else if error_line < line_no && cuts.is_some() {
+                                    // A token that starts on an earlier line and ends on this
+                                    // one (a long string), followed by the scan: the bad
+                                    // statement is passed over from here, not read again
+                                    // from the line after the token's start.
+                                    (error, line_no, segment.end, ends_statement)
                                 } else {
                                     (error, error_line, segment.end, ends_statement)
                                 },
