@@ -19,7 +19,7 @@ pub(super) struct Cut {
     pub(super) end: usize,
     /// Where the lines since the last statement start: at the line of its final `.`.
     pub(super) leftover: usize,
-    /// Whether the piece holds something that looks like a prefix or base declaration.
+    /// Whether the piece holds a directive.
     pub(super) declares: bool,
 }
 
@@ -56,8 +56,8 @@ enum State {
 }
 
 /// Finds where statements end in Turtle text, following strings, IRIs, comments, escapes and
-/// brackets; and whether a statement looks like a declaration (`@prefix`, `@base`, `PREFIX`,
-/// `BASE`). It loses track (and finds no more ends) where the text cannot be Turtle.
+/// brackets; and whether a statement is a directive (as [`starts_with_directive`] tells it:
+/// `@prefix`, `@base`, `@version`, `PREFIX`, `BASE`, `VERSION`). It loses track (and finds no more ends) where the text cannot be Turtle.
 pub(super) struct Scanner {
     state: State,
     /// How far the buffer has been scanned.
@@ -67,7 +67,7 @@ pub(super) struct Scanner {
     braces: usize,
     /// At the start of a statement (only spaces and comments since the last one).
     statement_start: bool,
-    /// Something like a declaration was seen since the last cut.
+    /// A directive was seen since the last cut.
     declares: bool,
     /// The start of the line of the last statement's final `.`.
     dot_line: usize,
@@ -147,9 +147,9 @@ impl Scanner {
                 });
             }
         }
-        (ended && !buffer.is_empty() && self.at >= buffer.len()).then_some(Cut {
+        (ended && !buffer.is_empty() && self.at >= buffer.len()).then(|| Cut {
             end: buffer.len(),
-            declares: false,
+            declares: std::mem::take(&mut self.declares),
             leftover: self.dot_line,
         })
     }
@@ -296,18 +296,16 @@ impl Scanner {
             return Some(1);
         }
         if std::mem::take(&mut self.statement_start) && self.depth == 0 {
-            let word: Vec<u8> = (0..6).map_while(&peek).collect();
-            if word.len() < 6 && !ended && rest.len() < 6 {
-                self.statement_start = true;
-                return None;
+            // Enough to tell the longest keyword (`@version`) and the byte after it.
+            let mut word = [b' '; 9];
+            for (n, byte) in word.iter_mut().enumerate() {
+                let Some(next) = peek(n) else {
+                    self.statement_start = true;
+                    return None;
+                };
+                *byte = next;
             }
-            let lower = word.to_ascii_lowercase();
-            let keyword = |k: &[u8]| {
-                lower.starts_with(k) && lower.get(k.len()).is_none_or(u8::is_ascii_whitespace)
-            };
-            if byte == b'@' || keyword(b"prefix") || keyword(b"base") {
-                self.declares = true;
-            }
+            self.declares |= starts_with_keyword(&word);
         }
         match byte {
             b'<' => match peek(1)? {
@@ -564,6 +562,12 @@ pub(super) fn starts_with_directive(mut text: &[u8]) -> bool {
             _ => break,
         }
     }
+    starts_with_keyword(text)
+}
+
+/// Whether `text` starts with a directive's keyword ([`starts_with_directive`] after white
+/// space and comments).
+fn starts_with_keyword(text: &[u8]) -> bool {
     if let Some(text) = text.strip_prefix(b"@") {
         return [&b"prefix"[..], b"base", b"version"].iter().any(|keyword| {
             text.strip_prefix(*keyword).is_some_and(|after| {
@@ -603,37 +607,62 @@ fn peek(rest: &[u8], n: usize, ended: bool) -> Option<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::{ends_one_statement, starts_with_directive};
+    use super::{Scanner, ends_one_statement, starts_with_directive};
+
+    const DIRECTIVES: [&str; 10] = [
+        "@prefix ex: <http://e/> .",
+        "  @base<http://e/>.",
+        "# note\n@version \"1.2\" .",
+        "@prefix: <http://e/> .",
+        "PREFIX ex: <http://e/>",
+        "prefix ex: <http://e/>",
+        "\tBASE <http://e/>",
+        "BASE<http://e/>",
+        "Version \"1.2\"",
+        "@base",
+    ];
+
+    const NOT_DIRECTIVES: [&str; 10] = [
+        "@prefixes ex:a ex:b .",
+        "@base-x",
+        "@PREFIX ex: <http://e/> .",
+        "@ prefix ex: <http://e/> .",
+        "prefix:x a ex:C .",
+        "PREFIXED a ex:C .",
+        "basement:x a ex:C .",
+        "# @prefix ex: <http://e/> .",
+        "ex:a ex:p ex:b .",
+        "",
+    ];
 
     #[test]
     fn a_directive_is_a_keyword_of_its_own_after_spaces_and_comments() {
-        for text in [
-            "@prefix ex: <http://e/> .",
-            "  @base<http://e/>.",
-            "# note\n@version \"1.2\" .",
-            "@prefix: <http://e/> .",
-            "PREFIX ex: <http://e/>",
-            "prefix ex: <http://e/>",
-            "\tBASE <http://e/>",
-            "BASE<http://e/>",
-            "Version \"1.2\"",
-            "@base",
-        ] {
+        for text in DIRECTIVES {
             assert!(starts_with_directive(text.as_bytes()), "{text:?}");
         }
-        for text in [
-            "@prefixes ex:a ex:b .",
-            "@base-x",
-            "@PREFIX ex: <http://e/> .",
-            "@ prefix ex: <http://e/> .",
-            "prefix:x a ex:C .",
-            "PREFIXED a ex:C .",
-            "basement:x a ex:C .",
-            "# @prefix ex: <http://e/> .",
-            "ex:a ex:p ex:b .",
-            "",
-        ] {
+        for text in NOT_DIRECTIVES {
             assert!(!starts_with_directive(text.as_bytes()), "{text:?}");
+        }
+    }
+
+    /// The pieces cut for several threads say whether they hold a directive as the reader
+    /// tells one (the scan knew no `VERSION`, and took any `@` for one).
+    #[test]
+    fn a_piece_holds_a_directive_as_the_reader_tells_one() {
+        for (texts, directive) in [(DIRECTIVES, true), (NOT_DIRECTIVES, false)] {
+            for text in texts {
+                for whole in [format!("{text}\n"), format!("ex:a ex:p ex:b .\n{text}\n")] {
+                    let (mut scanner, mut declares, mut from) = (Scanner::default(), false, 0);
+                    while let Some(cut) =
+                        scanner.cut_after(&whole.as_bytes()[from..], true, 0, true)
+                    {
+                        declares |= cut.declares;
+                        scanner.cut_at(cut.end);
+                        from += cut.end;
+                    }
+                    assert_eq!(declares, directive, "{whole:?}");
+                }
+            }
         }
     }
 
