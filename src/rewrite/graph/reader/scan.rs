@@ -296,7 +296,8 @@ impl Scanner {
             return Some(1);
         }
         if std::mem::take(&mut self.statement_start) && self.depth == 0 {
-            // Enough to tell the longest keyword (`@version`) and the byte after it.
+            // Enough to tell the longest keyword (`@version`) and the byte after it: the bytes
+            // up to the first that no keyword holds (a line break, say).
             let mut word = [b' '; 9];
             for (n, byte) in word.iter_mut().enumerate() {
                 let Some(next) = peek(n) else {
@@ -304,6 +305,9 @@ impl Scanner {
                     return None;
                 };
                 *byte = next;
+                if n > 0 && !(next.is_ascii_alphanumeric() || next == b'-') {
+                    break;
+                }
             }
             self.declares |= starts_with_keyword(&word);
         }
