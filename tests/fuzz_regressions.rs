@@ -167,6 +167,27 @@ fn a_statement_glued_to_a_bad_one_is_kept() {
     }
 }
 
+/// On several threads, a piece is read with the lines since the last statement of the piece
+/// before it; the tags there were taken already, but the search for a literal's written tag
+/// started at the piece's start, so `";;"@en--ltr` took the `@EN` of the statement before it
+/// (turtle_threads, finding 17). The search starts after that context now.
+#[test]
+fn a_piece_takes_no_tag_of_the_piece_before_it() {
+    let text = "@prefix ex: <http://example.org/> .\n\
+        <http://example.org/s> ex:a \";;\"@EN . # end\n\
+        <http://example.org/s> ex:a \";;\"@en--ltr .\n\
+        <http://example.org/s> ex:a \";;\"@En .\n";
+    for piece in [1, 9, 41, 73] {
+        for output in [
+            pidcanon::rewrite::RdfFormat::Turtle,
+            pidcanon::rewrite::RdfFormat::NTriples,
+        ] {
+            differential::turtle_threads(text.as_bytes(), false, output, piece);
+            differential::turtle_threads(text.as_bytes(), true, output, piece);
+        }
+    }
+}
+
 /// A bad statement whose bad token is a long string spanning lines: `oxttl` reports the error
 /// at the token's start, on the line before the one it was read on, and the reader started
 /// again at the line after that start — inside the bad statement, whose rest then read as a

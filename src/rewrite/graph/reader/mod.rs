@@ -262,6 +262,11 @@ fn read_lines_with<E: From<RewriteError>>(
     let first_context_line = resume.lines_before + 1 - context_lines.clone().count() as u64;
     for (n, text) in (first_context_line..).zip(context_lines) {
         pending.push(text, n, None);
+        // The context's tags are the statements' before it, taken already.
+        tag_cursor = TagCursor {
+            line: n,
+            offset: text.len(),
+        };
     }
     let mut replay: VecDeque<(u64, Vec<u8>)> = VecDeque::new();
     let mut graphs = GraphTracker::default();
