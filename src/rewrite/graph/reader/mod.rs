@@ -166,19 +166,20 @@ fn keep_written_case(quad: &mut Quad, pending: &Pending, line_no: u64, cursor: &
     }
 }
 
-/// Hands on a statement read on line `n`, its language tag in the case written, with the lines
-/// it spans; the lines before `n` are then forgotten.
+/// Hands on statements, each with the number of the line it was read on, its language tag in
+/// the case written, and the lines it spans; the lines before each are then forgotten.
 fn hand_on<E>(
-    mut quad: Quad,
-    n: u64,
+    statements: impl IntoIterator<Item = (Quad, u64)>,
     pending: &mut Pending,
     tag_cursor: &mut TagCursor,
     declarations: &dyn Fn() -> Declarations,
     on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<(), E> {
-    keep_written_case(&mut quad, pending, n, tag_cursor);
-    on_item(Item::Statement(quad), pending.span(Some(n)), declarations)?;
-    pending.keep_from(n);
+    for (mut quad, n) in statements {
+        keep_written_case(&mut quad, pending, n, tag_cursor);
+        on_item(Item::Statement(quad), pending.span(Some(n)), declarations)?;
+        pending.keep_from(n);
+    }
     Ok(())
 }
 
@@ -327,10 +328,14 @@ fn read_lines_with<E: From<RewriteError>>(
                 }
                 lines_before += breaks;
                 let declarations = || (parser.prefixes(), parser.base_iri());
-                for (quad, n) in groups.triples() {
-                    let tags = &mut tag_cursor;
-                    hand_on(quad, n, &mut pending, tags, &declarations, on_item)?;
-                }
+                let triples = groups.triples();
+                hand_on(
+                    triples,
+                    &mut pending,
+                    &mut tag_cursor,
+                    &declarations,
+                    on_item,
+                )?;
                 if lines > 0 {
                     // `oxttl` goes on between statements. What follows the last statement read
                     // starts where it ends, as when `oxttl` reads it (a syntax error after it
@@ -447,10 +452,8 @@ fn read_lines_with<E: From<RewriteError>>(
                 }
                 if glued && part == 0 {
                     let declarations = || (parser.prefixes(), parser.base_iri());
-                    for (quad, n) in held.drain(..) {
-                        let tags = &mut tag_cursor;
-                        hand_on(quad, n, &mut pending, tags, &declarations, on_item)?;
-                    }
+                    let held = held.drain(..);
+                    hand_on(held, &mut pending, &mut tag_cursor, &declarations, on_item)?;
                 }
                 if failed.is_some() || ended {
                     break;
@@ -463,10 +466,8 @@ fn read_lines_with<E: From<RewriteError>>(
             }
             if ends_statement || cuts.is_none() || ended || held.len() > MAX_HELD {
                 let declarations = || (parser.prefixes(), parser.base_iri());
-                for (quad, n) in held.drain(..) {
-                    let tags = &mut tag_cursor;
-                    hand_on(quad, n, &mut pending, tags, &declarations, on_item)?;
-                }
+                let held = held.drain(..);
+                hand_on(held, &mut pending, &mut tag_cursor, &declarations, on_item)?;
                 statement_start = ends_statement.then_some((line_no, segment.end));
             }
         }

@@ -57,7 +57,8 @@ enum State {
 
 /// Finds where statements end in Turtle text, following strings, IRIs, comments, escapes and
 /// brackets; and whether a statement is a directive (as [`starts_with_directive`] tells it:
-/// `@prefix`, `@base`, `@version`, `PREFIX`, `BASE`, `VERSION`). It loses track (and finds no more ends) where the text cannot be Turtle.
+/// `@prefix`, `@base`, `@version`, `PREFIX`, `BASE`, `VERSION`). It loses track (and finds no
+/// more ends) where the text cannot be Turtle.
 pub(super) struct Scanner {
     state: State,
     /// How far the buffer has been scanned.
@@ -187,27 +188,29 @@ impl Scanner {
                 }
                 Some(memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len()))
             }
-            State::Iri => match memchr::memchr3(b'>', b'\n', b'"', rest) {
+            State::Iri => {
+                let end = memchr::memchr3(b'>', b'\n', b'"', rest);
                 // An escape before it takes its bytes, as in a string (`<a\U>.\n…`: the `>`
                 // is one of them for `oxttl`).
-                found if memchr::memchr(b'\\', &rest[..found.unwrap_or(rest.len())]).is_some() => {
-                    let at = memchr::memchr(b'\\', rest).unwrap_or_default();
+                if let Some(at) = memchr::memchr(b'\\', &rest[..end.unwrap_or(rest.len())]) {
                     let len = escape_len(peek(at + 1)?);
                     peek(at + len - 1)?;
-                    Some(at + len)
+                    return Some(at + len);
                 }
-                // (A `\r` in an IRI is refused by `oxttl`, which then has the last word.)
-                Some(at) if rest[at] == b'>' => {
-                    self.state = State::Code;
-                    self.statement_start = false;
-                    Some(at + 1)
+                match end {
+                    // (A `\r` in an IRI is refused by `oxttl`, which then has the last word.)
+                    Some(at) if rest[at] == b'>' => {
+                        self.state = State::Code;
+                        self.statement_start = false;
+                        Some(at + 1)
+                    }
+                    Some(_) => {
+                        self.lost = true;
+                        Some(1)
+                    }
+                    None => Some(rest.len()),
                 }
-                Some(_) => {
-                    self.lost = true;
-                    Some(1)
-                }
-                None => Some(rest.len()),
-            },
+            }
             State::String { quote, long } => {
                 let Some(at) = memchr::memchr3(quote, b'\\', b'\n', rest) else {
                     if !long && memchr::memchr(b'\r', rest).is_some() {
@@ -370,7 +373,7 @@ impl Scanner {
                         return Some(1);
                     }
                 }
-                if next.is_ascii_whitespace() || next == b'#' {
+                if ends {
                     self.state = State::AfterDot;
                     self.dot_line = line_start(buffer, self.at);
                 } else if self.every_end && dot_ends_statement(&buffer[..self.at], next) {
