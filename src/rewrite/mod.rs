@@ -45,6 +45,7 @@ mod builder;
 mod cache;
 mod error;
 mod events;
+mod findings;
 mod fingerprint;
 mod format;
 mod graph;

@@ -1,63 +1,40 @@
-//! [`Session`]: one rewrite in progress — one output, one or more inputs — and the one place
-//! that decides what each finding does: a rewrite is told and recorded, an invalid identifier
-//! fails the rewrite or is reported, a syntax error fails it or is recovered from.
+//! [`Session`]: one rewrite in progress — one output, one or more inputs. It hands each input
+//! to a pipeline (`line` for line-based rewriters, `graph` for the others), which reports what
+//! it finds to the session's [`Findings`] and writes to its output.
 
 use super::blank_nodes::DocumentScope;
-use super::events::{Event, Found, Needs};
-use super::fingerprint::Fingerprint;
-use super::{Location, Observer, Recovery, Report, RewriteError, Rewriter, SyntaxError, graph};
-use crate::Kind;
-use crate::mapping::EquivalenceLinks;
+use super::findings::Findings;
+use super::{Location, Observer, Report, RewriteError, Rewriter, graph, line};
 use oxrdf::Quad;
-use std::collections::HashSet;
 use std::fmt;
 use std::io::{self, BufRead, BufWriter, Write};
-use std::ops::Range;
 
 /// The UTF-8 byte-order mark, which some editors put at the start of a file.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 /// One rewrite in progress: one output, one or more inputs.
 pub struct Session<'s, W: Write> {
-    pub(crate) rewriter: &'s Rewriter,
+    /// What the pipelines found, told and recorded.
+    findings: Findings<'s>,
     /// Where the statements go: serialized, or for a line-based rewriter
     /// ([`Rewriter::line_based`]) the input's lines with IRIs spliced in (and the statements of
     /// [`Self::rewrite_located_quads`] written as lines).
-    pub(crate) output: graph::GraphOutput<W>,
-    observer: Box<dyn Observer + 's>,
-    links: Option<Box<dyn Write + 's>>,
-    map: Option<Box<dyn Write + 's>>,
-    rejects: Option<Box<dyn Write + 's>>,
-    /// Originals already written to the links and map.
-    recorded: HashSet<Box<str>>,
-    /// Warnings already given (each is given once).
-    warned: HashSet<String>,
-    pub(crate) report: Report,
+    output: graph::GraphOutput<W>,
     /// The number of the input being rewritten, from 1 (0 before the first; a byte-order mark
     /// is kept only in input 1).
-    pub(crate) inputs: u64,
+    inputs: u64,
     /// The single-threaded line worker, kept from one input to the next.
-    pub(crate) serial: Option<Box<super::line::SerialWorker<'s>>>,
+    serial: Option<Box<line::SerialWorker<'s>>>,
     /// The graph pipeline's worker, kept from one input to the next.
-    pub(crate) graph_worker: Option<Box<graph::GraphWorker<'s>>>,
-    /// The links of `--collapse`, gathered from every worker, written at the end.
-    equivalence_links: EquivalenceLinks,
+    graph_worker: Option<Box<graph::GraphWorker<'s>>>,
 }
 
 impl<W: Write> fmt::Debug for Session<'_, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Session")
-            .field("report", &self.report)
+            .field("report", &self.findings.report)
             .finish_non_exhaustive()
     }
-}
-
-/// What the line pipeline must do with its output at an event.
-pub(crate) enum Placement {
-    /// A statement's bytes, to write unless they repeat an earlier statement.
-    Statement(Fingerprint, Range<usize>),
-    /// A line that does not parse, to write as it is at this offset of the output.
-    PassThrough(Vec<u8>, usize),
 }
 
 impl Rewriter {
@@ -71,40 +48,32 @@ impl<'s, W: Write> Session<'s, W> {
     fn new(rewriter: &'s Rewriter, writer: W) -> Self {
         let writer = BufWriter::with_capacity(1 << 16, writer);
         Self {
-            rewriter,
+            findings: Findings::new(rewriter),
             output: graph::GraphOutput::new(rewriter, writer),
-            observer: Box::new(()),
-            links: None,
-            map: None,
-            rejects: None,
-            recorded: HashSet::new(),
-            warned: HashSet::new(),
-            report: Report::default(),
             inputs: 0,
             serial: None,
             graph_worker: None,
-            equivalence_links: EquivalenceLinks::default(),
         }
     }
 
     /// Tells `observer` about rewrites, invalid identifiers and syntax errors.
     #[must_use]
     pub fn with_observer(mut self, observer: impl Observer + 's) -> Self {
-        self.observer = Box::new(observer);
+        self.findings.observer = Box::new(observer);
         self
     }
 
     /// Writes `<original> owl:sameAs <canonical> .` once per rewritten IRI.
     #[must_use]
     pub fn with_links(mut self, links: impl Write + 's) -> Self {
-        self.links = Some(Box::new(BufWriter::new(links)));
+        self.findings.links = Some(Box::new(BufWriter::new(links)));
         self
     }
 
     /// Writes `original<TAB>canonical<TAB>kind` once per rewritten IRI.
     #[must_use]
     pub fn with_map(mut self, map: impl Write + 's) -> Self {
-        self.map = Some(Box::new(BufWriter::new(map)));
+        self.findings.map = Some(Box::new(BufWriter::new(map)));
         self
     }
 
@@ -112,7 +81,7 @@ impl<'s, W: Write> Session<'s, W> {
     /// N-Quads line, the lines of a Turtle / TriG statement).
     #[must_use]
     pub fn with_rejects(mut self, rejects: impl Write + 's) -> Self {
-        self.rejects = Some(Box::new(BufWriter::new(rejects)));
+        self.findings.rejects = Some(Box::new(BufWriter::new(rejects)));
         self
     }
 
@@ -135,7 +104,7 @@ impl<'s, W: Write> Session<'s, W> {
     /// What the session has done so far.
     #[must_use]
     pub fn report(&self) -> &Report {
-        &self.report
+        &self.findings.report
     }
 
     /// Rewrites one input into the session's output. A UTF-8 byte-order mark at its start is
@@ -216,8 +185,15 @@ impl<'s, W: Write> Session<'s, W> {
         quads: impl IntoIterator<Item = (Quad, Location)>,
     ) -> Result<(), RewriteError> {
         self.inputs += 1;
-        let document = DocumentScope::new(self.inputs, self.rewriter.base_iri.as_deref());
-        graph::rewrite_located_quads(self, &mut quads.into_iter(), document)
+        let rewriter = self.findings.rewriter;
+        let document = DocumentScope::new(self.inputs, rewriter.base_iri.as_deref());
+        graph::rewrite_located_quads(
+            &mut self.findings,
+            &mut self.output,
+            &mut self.graph_worker,
+            &mut quads.into_iter(),
+            document,
+        )
     }
 
     fn rewrite_input(
@@ -229,186 +205,80 @@ impl<'s, W: Write> Session<'s, W> {
             inner: input,
             count: 0,
         };
+        let rewriter = self.findings.rewriter;
         if input.fill_buf()?.starts_with(BYTE_ORDER_MARK) {
             input.consume(BYTE_ORDER_MARK.len());
-            if self.rewriter.line_based()
-                && self.inputs == 0
-                && !self.rewriter.fingerprint_statements
-            {
+            if rewriter.line_based() && self.inputs == 0 && !rewriter.fingerprint_statements {
                 self.output.writer().write_all(BYTE_ORDER_MARK)?;
             }
         }
         self.inputs += 1;
-        let document =
-            DocumentScope::new(self.inputs, base_iri.or(self.rewriter.base_iri.as_deref()));
-        let result = if self.rewriter.line_based() {
-            super::line::rewrite(self, &mut input, document)
+        let document = DocumentScope::new(self.inputs, base_iri.or(rewriter.base_iri.as_deref()));
+        let findings = &mut self.findings;
+        let result = if rewriter.line_based() {
+            line::rewrite(
+                findings,
+                &mut self.output,
+                &mut self.serial,
+                &mut input,
+                document,
+            )
         } else {
-            graph::rewrite(self, &mut input, base_iri, document)
+            let worker = &mut self.graph_worker;
+            graph::rewrite(
+                findings,
+                &mut self.output,
+                worker,
+                &mut input,
+                base_iri,
+                document,
+            )
         };
-        self.report.bytes_read += input.count;
+        self.findings.report.bytes_read += input.count;
         result
     }
 
     /// Writes the links of `--collapse` (after every input: `<representative> P <member>` once
     /// for each class member that an equivalence statement named, in a fixed order), ends the
     /// output (serializers close their last statement) and flushes every writer.
-    pub fn finish(mut self) -> Result<Report, RewriteError> {
-        let links = std::mem::take(&mut self.equivalence_links);
-        self.report.equivalence_statements_linked = links.statements;
-        let mapping = self.rewriter.mapping.as_deref();
-        let (written, duplicates) = if self.rewriter.line_based() {
-            let writer = self.output.writer();
+    pub fn finish(self) -> Result<Report, RewriteError> {
+        let Self {
+            mut findings,
+            mut output,
+            ..
+        } = self;
+        let rewriter = findings.rewriter;
+        let links = std::mem::take(&mut findings.equivalence_links);
+        let report = &mut findings.report;
+        report.equivalence_statements_linked = links.statements;
+        let mapping = rewriter.mapping.as_deref();
+        let (written, duplicates) = if rewriter.line_based() {
+            let writer = output.writer();
             let written = match mapping {
-                Some(mapping) => super::line::write_links(
-                    writer,
-                    links,
-                    mapping,
-                    self.rewriter.fingerprint_statements,
-                )?,
+                Some(mapping) => {
+                    line::write_links(writer, links, mapping, rewriter.fingerprint_statements)?
+                }
                 None => 0,
             };
             writer.flush()?;
             (written, 0)
         } else {
-            self.output.finish(self.rewriter, mapping, links)?
+            output.finish(rewriter, mapping, links)?
         };
-        self.report.equivalence_links_written = written;
-        self.report.statements_written += written;
-        self.report.duplicates_dropped += duplicates;
-        for sink in [&mut self.links, &mut self.map, &mut self.rejects]
-            .into_iter()
-            .flatten()
+        report.equivalence_links_written = written;
+        report.statements_written += written;
+        report.duplicates_dropped += duplicates;
+        for sink in [
+            &mut findings.links,
+            &mut findings.map,
+            &mut findings.rejects,
+        ]
+        .into_iter()
+        .flatten()
         {
             sink.flush()?;
         }
-        Ok(self.report)
-    }
-
-    /// What the workers must record for this session.
-    pub(crate) fn needs(&self) -> Needs {
-        Needs {
-            rewrite_events: self.observer.hears_rewrites()
-                || self.links.is_some()
-                || self.map.is_some(),
-        }
-    }
-
-    /// Applies what a worker found, its locations counted after `lines_before` lines; gives back
-    /// what the output must do, in order.
-    pub(crate) fn apply(
-        &mut self,
-        found: &mut Found,
-        lines_before: u64,
-        mut place: impl FnMut(&mut Self, Placement) -> Result<(), RewriteError>,
-    ) -> Result<(), RewriteError> {
-        self.report.count_rewritten(&found.rewritten);
-        self.report.count_literals(&found.literals);
-        self.report.reflexive_dropped += found.dropped;
-        self.report.signed_statements_kept += found.signed_statements_kept;
-        self.equivalence_links.merge(&mut found.links);
-        for event in found.events.drain(..) {
-            match event {
-                Event::Rewritten {
-                    location,
-                    original,
-                    canonical,
-                    kind,
-                } => {
-                    let location = location.after(lines_before);
-                    self.rewritten(location, &original, &canonical, kind)?;
-                }
-                Event::Invalid {
-                    location,
-                    iri,
-                    error,
-                } => {
-                    let location = location.after(lines_before);
-                    self.report.invalid_identifiers += 1;
-                    if self.rewriter.fail_on_invalid {
-                        return Err(RewriteError::InvalidIdentifier {
-                            location,
-                            iri: iri.into(),
-                            error,
-                        });
-                    }
-                    self.observer.invalid(location, &iri, &error);
-                }
-                Event::Syntax { error, line, at } => {
-                    let error =
-                        SyntaxError::new(error.location().after(lines_before), error.message());
-                    if self.syntax_error(error, &line)? == Recovery::PassedThrough {
-                        place(self, Placement::PassThrough(line, at))?;
-                    }
-                }
-                Event::Warning { location, message } => {
-                    if !self.warned.contains(&message) {
-                        let location = location.after(lines_before);
-                        self.observer.warning(location, &message);
-                        self.warned.insert(message);
-                    }
-                }
-                Event::Statement {
-                    fingerprint,
-                    output,
-                } => place(self, Placement::Statement(fingerprint, output))?,
-            }
-        }
-        Ok(())
-    }
-
-    /// Input that does not parse: an error, or recovered from — written to the rejects if there
-    /// are any, else passed through to line-based output, else skipped — and reported.
-    pub(crate) fn syntax_error(
-        &mut self,
-        error: SyntaxError,
-        text: &[u8],
-    ) -> Result<Recovery, RewriteError> {
-        self.report.syntax_errors += 1;
-        if !self.rewriter.skip_syntax_errors {
-            return Err(error.into());
-        }
-        let recovery = if let Some(rejects) = &mut self.rejects {
-            rejects.write_all(text)?;
-            Recovery::Rejected
-        } else if self.rewriter.line_based() {
-            self.report.lines_passed_through += 1;
-            Recovery::PassedThrough
-        } else {
-            Recovery::Skipped
-        };
-        self.observer.syntax_error(&error, recovery);
-        Ok(recovery)
-    }
-
-    /// Something worth a word that is not an error (legacy RDF/XML read in its compatibility
-    /// mode): counted and told to the observer.
-    pub(crate) fn warning(&mut self, location: Location, message: &str) {
-        self.report.warnings += 1;
-        self.observer.warning(location, message);
-    }
-
-    /// Tells the observer of a rewrite, and writes it to the links and map the first time.
-    fn rewritten(
-        &mut self,
-        location: Location,
-        original: &str,
-        canonical: &str,
-        kind: Kind,
-    ) -> io::Result<()> {
-        self.observer.rewritten(location, original, canonical, kind);
-        if (self.links.is_some() || self.map.is_some()) && self.recorded.insert(original.into()) {
-            if let Some(links) = &mut self.links {
-                writeln!(
-                    links,
-                    "<{original}> <http://www.w3.org/2002/07/owl#sameAs> <{canonical}> ."
-                )?;
-            }
-            if let Some(map) = &mut self.map {
-                writeln!(map, "{original}\t{canonical}\t{kind}")?;
-            }
-        }
-        Ok(())
+        Ok(findings.report)
     }
 }
 

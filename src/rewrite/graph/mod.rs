@@ -12,8 +12,8 @@ mod worker;
 
 use super::blank_nodes::DocumentScope;
 use super::events::Found;
+use super::findings::Findings;
 use super::fingerprint::Fingerprints;
-use super::session::Session;
 use super::threads::spawn_worker;
 use super::{Location, RewriteError, Rewriter, SyntaxError};
 use crate::mapping::{EquivalenceLinks, IriMapping, Link};
@@ -241,13 +241,15 @@ impl<R: BufRead> Items<'_, R> {
 
 /// Rewrites `input` into the session's serialized output.
 /// Relative IRIs resolve against `base_iri`, or else the rewriter's base.
-pub(crate) fn rewrite<W: Write>(
-    session: &mut Session<'_, W>,
+pub(crate) fn rewrite<'s, W: Write>(
+    findings: &mut Findings<'s>,
+    output: &mut GraphOutput<W>,
+    worker: &mut Option<Box<GraphWorker<'s>>>,
     input: &mut impl BufRead,
     base_iri: Option<&str>,
     document: DocumentScope,
 ) -> Result<(), RewriteError> {
-    let rewriter = session.rewriter;
+    let rewriter = findings.rewriter;
     let base_iri = base_iri.or(rewriter.base_iri.as_deref());
     let mut reader = Reader::new(
         rewriter.input_format,
@@ -258,28 +260,36 @@ pub(crate) fn rewrite<W: Write>(
     if premapped(rewriter) {
         // Identifier literals are recognized with hints from the statements around them in a
         // batch: those are canonicalized in batches of their own.
-        let declared = session.output.declared;
+        let declared = output.declared;
         reader = reader.premapped(Premap {
             rewriter,
-            needs: session.needs(),
+            needs: findings.needs(),
             input: document,
             declared: declared.then(Declarations::default),
         });
     }
-    rewrite_items(session, Items::Read(reader, input), document)
+    rewrite_items(
+        findings,
+        output,
+        worker,
+        Items::Read(reader, input),
+        document,
+    )
 }
 
 /// Rewrites statements already parsed into the session's output as the statements of an input
 /// are: serialized, or for line-based output written as lines (every line written goes on to
 /// the writer at the end, where the line pipeline writes the next input).
-pub(crate) fn rewrite_located_quads<W: Write>(
-    session: &mut Session<'_, W>,
+pub(crate) fn rewrite_located_quads<'s, W: Write>(
+    findings: &mut Findings<'s>,
+    output: &mut GraphOutput<W>,
+    worker: &mut Option<Box<GraphWorker<'s>>>,
     quads: &mut dyn Iterator<Item = (Quad, Location)>,
     document: DocumentScope,
 ) -> Result<(), RewriteError> {
-    rewrite_items::<W, io::Empty>(session, Items::Located(quads), document)?;
-    if session.rewriter.line_based() {
-        let output = &mut session.output;
+    let items = Items::<io::Empty>::Located(quads);
+    rewrite_items(findings, output, worker, items, document)?;
+    if findings.rewriter.line_based() {
         if let Some(sink) = &mut output.sink {
             sink.hand_over_lines();
         }
@@ -293,42 +303,45 @@ fn premapped(rewriter: &Rewriter) -> bool {
     rewriter.threads > 1 && rewriter.literals.is_none()
 }
 
-/// Maps and writes the statements of `items`, the session's input `document`, with the
-/// session's worker: kept from one input to the next, so that a session fed many small inputs
-/// (the objects of a FOXML object store) builds its caches once, not once per input.
+/// Maps and writes the statements of `items`, the input `document`, with the worker kept in
+/// `kept` from one input to the next, so that a session fed many small inputs (the objects of
+/// a FOXML object store) builds its caches once, not once per input.
 fn rewrite_items<'s, W: Write, R: BufRead>(
-    session: &mut Session<'s, W>,
+    findings: &mut Findings<'s>,
+    output: &mut GraphOutput<W>,
+    kept: &mut Option<Box<GraphWorker<'s>>>,
     items: Items<'_, R>,
     document: DocumentScope,
 ) -> Result<(), RewriteError> {
-    let needs = session.needs();
-    let mut worker = match session.graph_worker.take() {
+    let needs = findings.needs();
+    let mut worker = match kept.take() {
         Some(mut worker) if worker.needs() == needs => {
             worker.start_input(document);
             worker
         }
-        _ => Box::new(GraphWorker::new(session.rewriter, needs, document)),
+        _ => Box::new(GraphWorker::new(findings.rewriter, needs, document)),
     };
-    let done = rewrite_with(session, items, &mut worker);
-    session.graph_worker = Some(worker);
+    let done = rewrite_with(findings, output, items, &mut worker);
+    *kept = Some(worker);
     done
 }
 
 /// [`rewrite_items`] with `worker`.
 fn rewrite_with<'s, W: Write, R: BufRead>(
-    session: &mut Session<'s, W>,
+    findings: &mut Findings<'s>,
+    output: &mut GraphOutput<W>,
     items: Items<'_, R>,
     worker: &mut GraphWorker<'s>,
 ) -> Result<(), RewriteError> {
-    let rewriter = session.rewriter;
+    let rewriter = findings.rewriter;
     let premapped = premapped(rewriter);
     let mut batch = GraphBatch::default();
-    let Some(mut sink) = session.output.sink.take() else {
+    let Some(mut sink) = output.sink.take() else {
         unreachable!("the sink is back after every rewrite")
     };
     if rewriter.threads < 2 && rewriter.literals.is_none() {
-        let done = stream(session, items, worker, &mut sink);
-        session.output.sink = Some(sink);
+        let done = stream(findings, output, items, worker, &mut sink);
+        output.sink = Some(sink);
         return done;
     }
     // Maps and writes a batch, leaving it empty with its capacity: batches are used again, so
@@ -350,17 +363,18 @@ fn rewrite_with<'s, W: Write, R: BufRead>(
                 // The statements of the batch being filled are mapped with it, after the
                 // notice; those of the batches before it go on whole first (see `stream`).
                 sink.hand_over_lines();
-                apply(session, Ok((Found::default(), (0, 0))))?;
-                return tell(session, notice, span);
+                apply(findings, output, Ok((Found::default(), (0, 0))))?;
+                return tell(findings, notice, span);
             }
-            if take(session, item, span, declarations, &mut batch)? {
+            if take(findings, output, item, span, declarations, &mut batch)? {
                 let mapped = map_and_write(&mut batch, &mut sink, false);
-                apply(session, mapped)?;
+                apply(findings, output, mapped)?;
             }
             Ok(())
         });
-        let done = read.and_then(|()| apply(session, map_and_write(&mut batch, &mut sink, false)));
-        session.output.sink = Some(sink);
+        let mapped = read.map(|()| map_and_write(&mut batch, &mut sink, false));
+        let done = mapped.and_then(|mapped| apply(findings, output, mapped));
+        output.sink = Some(sink);
         return done;
     }
     let (done, sink) = std::thread::scope(|scope| {
@@ -389,7 +403,7 @@ fn rewrite_with<'s, W: Write, R: BufRead>(
                 // What was found in the statements before it is told first, and what was
                 // written goes on, as on one thread (`stream`): the statements read are mapped
                 // (with `--literals`, as on one thread, the batch being filled waits), and what
-                // the worker found is applied before the session hears of the notice (which
+                // the worker found is applied before the findings hear of the notice (which
                 // may end the rewrite).
                 let before = if premapped {
                     std::mem::take(&mut batch)
@@ -401,17 +415,17 @@ fn rewrite_with<'s, W: Write, R: BufRead>(
                 while in_flight > 0 {
                     let (result, _) = mapped.recv().map_err(|_| stopped())?;
                     in_flight -= 1;
-                    apply(session, result)?;
+                    apply(findings, output, result)?;
                 }
-                return tell(session, notice, span);
+                return tell(findings, notice, span);
             } else {
-                take(session, item, span, declarations, &mut batch)?
+                take(findings, output, item, span, declarations, &mut batch)?
             };
             if full {
                 let mut spare = None;
                 while let Ok((result, empty)) = mapped.try_recv() {
                     in_flight -= 1;
-                    apply(session, result)?;
+                    apply(findings, output, result)?;
                     spare = Some(empty);
                 }
                 let full = std::mem::replace(&mut batch, spare.unwrap_or_default());
@@ -424,7 +438,7 @@ fn rewrite_with<'s, W: Write, R: BufRead>(
         drop(to_worker);
         let mut done = sent;
         for (result, _) in mapped {
-            done = done.and_then(|()| apply(session, result));
+            done = done.and_then(|()| apply(findings, output, result));
         }
         let sink = mapper.join().ok();
         (
@@ -432,7 +446,7 @@ fn rewrite_with<'s, W: Write, R: BufRead>(
             sink,
         )
     });
-    session.output.sink = sink;
+    output.sink = sink;
     done
 }
 
@@ -444,17 +458,21 @@ const STREAMED: u32 = 128;
 /// to recognize from the statements around them): its terms and lines are still in the
 /// processor's cache, where a batch of them would have left it before being mapped and written.
 fn stream<W: Write>(
-    session: &mut Session<'_, W>,
+    findings: &mut Findings<'_>,
+    output: &mut GraphOutput<W>,
     items: Items<'_, impl BufRead>,
     worker: &mut GraphWorker<'_>,
     sink: &mut GraphSink,
 ) -> Result<(), RewriteError> {
-    let rewriter = session.rewriter;
+    let rewriter = findings.rewriter;
     let mut found = Found::default();
     let mut unapplied = 0;
-    let hand_over = |session: &mut Session<'_, W>, sink: &mut GraphSink, found: &mut Found| {
+    let hand_over = |findings: &mut Findings<'_>,
+                     output: &mut GraphOutput<W>,
+                     sink: &mut GraphSink,
+                     found: &mut Found| {
         let counts = sink.hand_over();
-        apply(session, Ok((std::mem::take(found), counts)))
+        apply(findings, output, Ok((std::mem::take(found), counts)))
     };
     let read = items.read(|item, span, declarations| {
         let quad = match item {
@@ -467,13 +485,13 @@ fn stream<W: Write>(
                 // on (not only whole blocks): where the notice ends the rewrite, the output
                 // holds every statement before it, whatever the thread count.
                 sink.hand_over_lines();
-                hand_over(session, sink, &mut found)?;
+                hand_over(findings, output, sink, &mut found)?;
                 unapplied = 0;
-                return tell(session, notice, span);
+                return tell(findings, notice, span);
             }
         };
-        session.report.statements_read += 1;
-        if !std::mem::replace(&mut session.output.declared, true) {
+        findings.report.statements_read += 1;
+        if !std::mem::replace(&mut output.declared, true) {
             let declarations = declarations();
             sink.declare(rewriter, &declarations)?;
             worker.declare(declarations);
@@ -484,17 +502,18 @@ fn stream<W: Write>(
         unapplied += 1;
         if unapplied == STREAMED {
             unapplied = 0;
-            hand_over(session, sink, &mut found)?;
+            hand_over(findings, output, sink, &mut found)?;
         }
         Ok(())
     });
-    read.and_then(|()| hand_over(session, sink, &mut found))
+    read.and_then(|()| hand_over(findings, output, sink, &mut found))
 }
 
 /// Takes one parsed item: a statement goes into `batch` (true when the batch is full), a
-/// syntax error to the session.
+/// syntax error to the findings.
 fn take<W: Write>(
-    session: &mut Session<'_, W>,
+    findings: &mut Findings<'_>,
+    output: &mut GraphOutput<W>,
     item: Item,
     span: Span<'_>,
     declarations: &dyn Fn() -> Declarations,
@@ -502,13 +521,12 @@ fn take<W: Write>(
 ) -> Result<bool, RewriteError> {
     match item {
         Item::Statement(quad) => {
-            session.report.statements_read += 1;
-            let output = &mut session.output;
+            findings.report.statements_read += 1;
             if !std::mem::replace(&mut output.declared, true) {
                 batch.declarations = Some(declarations());
             }
             batch.push(quad, span);
-            Ok(batch.quads.len() >= GraphBatch::size(session.rewriter.threads))
+            Ok(batch.quads.len() >= GraphBatch::size(findings.rewriter.threads))
         }
         Item::Mapped(mut mapped) => {
             // Parsed in pieces, handed on before the rest of the input is read statement by
@@ -520,39 +538,38 @@ fn take<W: Write>(
                 // the declarations before the first statement).
                 return Ok(false);
             }
-            session.report.statements_read += read;
-            if std::mem::replace(&mut session.output.declared, true) {
+            findings.report.statements_read += read;
+            if std::mem::replace(&mut output.declared, true) {
                 mapped.declarations = None;
             }
             *batch = *mapped;
             Ok(true)
         }
-        Item::Notice(notice) => tell(session, notice, span).map(|()| false),
+        Item::Notice(notice) => tell(findings, notice, span).map(|()| false),
     }
 }
 
-/// Tells the session of a syntax error or a warning.
-fn tell<W: Write>(
-    session: &mut Session<'_, W>,
-    notice: Notice,
-    span: Span<'_>,
-) -> Result<(), RewriteError> {
+/// Tells the findings of a syntax error or a warning.
+fn tell(findings: &mut Findings<'_>, notice: Notice, span: Span<'_>) -> Result<(), RewriteError> {
     match notice {
-        Notice::SyntaxError(error) => session.syntax_error(error, span.text).map(drop),
+        Notice::SyntaxError(error) => findings.syntax_error(error, span.text).map(drop),
         Notice::Warning(location, message) => {
-            session.warning(location, &message);
+            findings.warning(location, &message);
             Ok(())
         }
     }
 }
 
 /// Applies a mapped and serialized batch: what was found, the counts, then the bytes.
-fn apply<W: Write>(session: &mut Session<'_, W>, mapped: Mapped) -> Result<(), RewriteError> {
+fn apply<W: Write>(
+    findings: &mut Findings<'_>,
+    output: &mut GraphOutput<W>,
+    mapped: Mapped,
+) -> Result<(), RewriteError> {
     let (mut found, (written, duplicates)) = mapped?;
-    session.apply(&mut found, 0, |_, _| Ok(()))?;
-    session.report.statements_written += written;
-    session.report.duplicates_dropped += duplicates;
-    let output = &mut session.output;
+    findings.apply(&mut found, 0, |_| Ok(()))?;
+    findings.report.statements_written += written;
+    findings.report.duplicates_dropped += duplicates;
     output.shared.drain_into(&mut output.writer)?;
     Ok(())
 }

@@ -1,8 +1,8 @@
 //! The N-Triples / N-Quads line pipeline: the input is cut into chunks of whole lines
 //! ([`chunk`]); workers, one per thread, check each line with a fast scanner
 //! ([`line_scan`](super::line_scan)) or `oxttl`, and splice the canonical IRIs into it
-//! ([`line_iris`](super::line_iris), [`worker`]); the session applies
-//! their findings and writes their output in input order. A line with nothing to change is
+//! ([`line_iris`](super::line_iris), [`worker`]); their findings go to the
+//! [`Findings`] and their output is written in input order. A line with nothing to change is
 //! written as its original bytes.
 
 mod chunk;
@@ -10,29 +10,33 @@ mod worker;
 
 use super::RewriteError;
 use super::blank_nodes::DocumentScope;
-use super::fingerprint::{Fingerprints, insert_prefix};
-use super::session::{Placement, Session};
+use super::findings::{Findings, Placement};
+use super::fingerprint::insert_prefix;
+use super::graph::GraphOutput;
 use super::threads::spawn_worker;
 use crate::mapping::{EquivalenceLinks, IriMapping};
 use std::collections::VecDeque;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::mpsc;
 use worker::{ChunkResult, LineWorker};
 
 pub(crate) use chunk::read_chunk;
 
-/// Rewrites `input` into the session's line-based output, on as many threads as the rewriter
-/// has. With more than one, each worker thread takes chunks in turn while this thread reads the
-/// next chunks and writes the rewritten ones, in input order.
-pub(crate) fn rewrite<W: Write>(
-    session: &mut Session<'_, W>,
+/// Rewrites `input` into the line-based `output`, telling `findings` what it finds, on as many
+/// threads as the rewriter has. With more than one, each worker thread takes chunks in turn
+/// while this thread reads the next chunks and writes the rewritten ones, in input order. On
+/// one, the worker is kept in `serial` from one input to the next.
+pub(crate) fn rewrite<'s, W: Write>(
+    findings: &mut Findings<'s>,
+    output: &mut GraphOutput<W>,
+    serial: &mut Option<Box<SerialWorker<'s>>>,
     input: &mut impl BufRead,
     document: DocumentScope,
 ) -> Result<(), RewriteError> {
-    let rewriter = session.rewriter;
-    let needs = session.needs();
+    let rewriter = findings.rewriter;
+    let needs = findings.needs();
     if rewriter.threads < 2 {
-        let mut serial = match session.serial.take() {
+        let mut worker = match serial.take() {
             Some(serial) if serial.worker.needs() == needs => serial,
             _ => Box::new(SerialWorker {
                 worker: LineWorker::new(rewriter, needs),
@@ -40,9 +44,9 @@ pub(crate) fn rewrite<W: Write>(
                 result: ChunkResult::default(),
             }),
         };
-        serial.worker.document = document;
-        let rewritten = serial.rewrite(session, input);
-        session.serial = Some(serial);
+        worker.worker.document = document;
+        let rewritten = worker.rewrite(findings, output, input);
+        *serial = Some(worker);
         return rewritten;
     }
     let mut lines_before = 0;
@@ -86,15 +90,15 @@ pub(crate) fn rewrite<W: Write>(
                 return Ok(());
             };
             let (chunk, mut result) = workers[from].1.recv().map_err(|_| stopped())?;
-            apply(session, &mut result, &mut lines_before)?;
+            apply(findings, output, &mut result, &mut lines_before)?;
             free.push((chunk, result));
         }
     })
 }
 
-/// The worker of a single-threaded rewrite and its buffers, which the session keeps from one
-/// input to the next: a session fed many small inputs (the objects of a FOXML object store)
-/// builds the worker's caches once, not once per input.
+/// The worker of a single-threaded rewrite and its buffers, kept from one input to the next: a
+/// session fed many small inputs (the objects of a FOXML object store) builds the worker's
+/// caches once, not once per input.
 pub(crate) struct SerialWorker<'r> {
     worker: LineWorker<'r>,
     chunk: Vec<u8>,
@@ -104,13 +108,14 @@ pub(crate) struct SerialWorker<'r> {
 impl SerialWorker<'_> {
     fn rewrite<W: Write>(
         &mut self,
-        session: &mut Session<'_, W>,
+        findings: &mut Findings<'_>,
+        output: &mut GraphOutput<W>,
         input: &mut impl BufRead,
     ) -> Result<(), RewriteError> {
         let mut lines_before = 0;
         while chunk::read_chunk(input, &mut self.chunk)? > 0 {
             self.worker.process(&self.chunk, &mut self.result);
-            apply(session, &mut self.result, &mut lines_before)?;
+            apply(findings, output, &mut self.result, &mut lines_before)?;
         }
         Ok(())
     }
@@ -123,32 +128,33 @@ type Job = (Vec<u8>, ChunkResult);
 const IN_FLIGHT: usize = 2;
 
 /// Applies a rewritten chunk: its findings in order, then its output, less the duplicates and
-/// with the lines that do not parse where the session says they go.
+/// with the lines that do not parse where the findings say they go.
 fn apply<W: Write>(
-    session: &mut Session<'_, W>,
+    findings: &mut Findings<'_>,
+    output: &mut GraphOutput<W>,
     result: &mut ChunkResult,
     lines_before: &mut u64,
 ) -> Result<(), RewriteError> {
-    let output = &result.output;
+    let rewritten = &result.output;
     let mut written = 0;
     let mut duplicates = 0;
     // Equivalence statements linked at the end instead of written here (`--collapse`); the
-    // session takes the links with the rest of what was found.
+    // findings take the links with the rest of what was found.
     let linked = result.found.links.statements;
     let dropped = result.found.dropped;
-    let fingerprinted = session.rewriter.fingerprint_statements;
-    session.apply(&mut result.found, *lines_before, |session, placement| {
-        let (writer, fingerprints) = line_output(session);
+    let fingerprinted = findings.rewriter.fingerprint_statements;
+    let (writer, fingerprints) = output.lines();
+    findings.apply(&mut result.found, *lines_before, |placement| {
         match placement {
             Placement::Statement(fingerprint, range) => {
                 if !fingerprints.first_time(fingerprint) {
-                    writer.write_all(&output[written..range.start])?;
+                    writer.write_all(&rewritten[written..range.start])?;
                     written = range.end;
                     duplicates += 1;
                 }
             }
             Placement::PassThrough(line, at) => {
-                writer.write_all(&output[written..at])?;
+                writer.write_all(&rewritten[written..at])?;
                 if fingerprinted {
                     writer.write_all(b"\t")?;
                 }
@@ -158,8 +164,8 @@ fn apply<W: Write>(
         }
         Ok(())
     })?;
-    line_output(session).0.write_all(&output[written..])?;
-    let report = &mut session.report;
+    writer.write_all(&rewritten[written..])?;
+    let report = &mut findings.report;
     report.statements_read += result.statements;
     report.duplicates_dropped += duplicates;
     report.statements_written += result.statements - duplicates - dropped - linked;
@@ -200,11 +206,4 @@ pub(crate) fn write_links(
         writer.write_all(&line)
     })?;
     Ok(written)
-}
-
-/// The session's line-based output and the fingerprints of what it has written.
-fn line_output<'a, W: Write>(
-    session: &'a mut Session<'_, W>,
-) -> (&'a mut BufWriter<W>, &'a mut Fingerprints) {
-    session.output.lines()
 }
