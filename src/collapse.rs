@@ -40,12 +40,10 @@ use crate::literals::{LiteralRewriter, LiteralStats};
 use crate::mapping::IriMapping;
 use crate::pairs::Pair;
 use crate::position::{line_breaks, line_start, lines};
+use crate::read::{Checked, LineParser, ReadError, check, read_chunk, read_statements};
 use crate::rename::{RenameTable, canonical_renamed};
 use crate::rewrite::RdfFormat;
-use crate::rewrite::{
-    Checked, LineParser, RewriteError, Rewriter, check, iri_statement, read_chunk, read_statements,
-    unescape_iri,
-};
+use crate::rewrite::{Rewriter, iri_statement, unescape_iri};
 use crate::{Kind, Policy, Registry, UnknownKind};
 use oxrdf::{IriParseError, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::borrow::Cow;
@@ -73,11 +71,11 @@ pub enum CollectError {
 /// Why [`Collector::read_graph`] stopped reading: the collector's error, or the reader's.
 struct Stopped(CollectError);
 
-impl From<RewriteError> for Stopped {
-    fn from(error: RewriteError) -> Self {
+impl From<ReadError> for Stopped {
+    fn from(error: ReadError) -> Self {
         Self(match error {
-            RewriteError::Io(e) => CollectError::Io(e),
-            RewriteError::InvalidBaseIri { .. } => CollectError::Base(error.to_string()),
+            ReadError::Io(e) => CollectError::Io(e),
+            ReadError::InvalidBaseIri { .. } => CollectError::Base(error.to_string()),
             other => CollectError::Io(std::io::Error::other(other)),
         })
     }

@@ -4,7 +4,7 @@
 //! crate's own tests); not an API.
 //!
 //! The internals are reached through [`Internals`], whose methods are written next to what
-//! they reach (in `rewrite::graph::reader`, `rewrite::line_scan`): the modules stay private.
+//! they reach (in `read`): the modules stay private.
 
 use oxrdf::Quad;
 #[cfg(feature = "rdfxml")]

@@ -75,6 +75,7 @@ mod policy;
 mod position;
 #[cfg(feature = "rdfxml")]
 pub mod rdfxml;
+mod read;
 pub mod rename;
 pub mod rewrite;
 pub mod scheme;

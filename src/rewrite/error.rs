@@ -1,57 +1,9 @@
 //! Why a rewrite stops.
 
-use super::Location;
+use super::{Location, SyntaxError};
 use crate::IdError;
-use std::{fmt, io};
-
-/// Input that is not valid in its format, with where it is.
-///
-/// ```
-/// use pidcanon::rewrite::{RdfFormat, RewriteError, Rewriter};
-/// use pidcanon::Registry;
-///
-/// let rewriter = Rewriter::new(Registry::default()).with_format(RdfFormat::NTriples);
-/// let mut session = rewriter.session(Vec::new());
-/// let Err(RewriteError::Syntax(error)) = session.rewrite(&b"<http://ex/s> <p> .\n"[..]) else {
-///     panic!("a relative IRI is not N-Triples");
-/// };
-/// assert_eq!(error.location().line(), Some(1));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SyntaxError {
-    location: Location,
-    message: String,
-}
-
-impl SyntaxError {
-    pub(crate) fn new(location: Location, message: impl Into<String>) -> Self {
-        Self {
-            location,
-            message: message.into(),
-        }
-    }
-
-    /// Where the error is.
-    #[must_use]
-    pub fn location(&self) -> Location {
-        self.location
-    }
-
-    /// What is wrong (the parser's words).
-    #[must_use]
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for SyntaxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: syntax error: {}", self.location, self.message)
-    }
-}
-
-impl std::error::Error for SyntaxError {}
+use crate::read::ReadError;
+use std::io;
 
 /// Why a rewrite stopped.
 #[derive(Debug, thiserror::Error)]
@@ -114,6 +66,22 @@ pub enum RewriteError {
         /// The output format asked for.
         format: super::RdfFormat,
     },
+}
+
+impl From<ReadError> for RewriteError {
+    fn from(error: ReadError) -> Self {
+        match error {
+            ReadError::Io(error) => Self::Io(error),
+            ReadError::Syntax(error) => Self::Syntax(error),
+            ReadError::InvalidBaseIri { iri, error } => Self::InvalidBaseIri {
+                iri,
+                error: Box::new(error),
+            },
+            ReadError::InvalidPrefix { name, iri, error } => {
+                Self::InvalidPrefix { name, iri, error }
+            }
+        }
+    }
 }
 
 /// `location` and a colon before a message, if it is known (a statement given alone, to

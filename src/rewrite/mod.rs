@@ -47,54 +47,19 @@ mod error;
 mod events;
 mod findings;
 mod fingerprint;
-mod format;
 mod graph;
 mod line;
 mod line_iris;
-mod line_parser;
-mod line_scan;
 mod nanopub;
 mod report;
 mod session;
 mod terms;
-mod threads;
-
-/// The files under each of `fixtures/`'s `dirs` whose extension is one of `extensions` (for the
-/// tests that read the W3C suites and the real corpus).
-#[cfg(test)]
-pub(crate) fn fixture_files(dirs: &[&str], extensions: &[&str]) -> Vec<std::path::PathBuf> {
-    fn walk(dir: &std::path::Path, extensions: &[&str], out: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, extensions, out);
-            } else if path
-                .extension()
-                .is_some_and(|e| extensions.iter().any(|x| e == *x))
-            {
-                out.push(path);
-            }
-        }
-    }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut files = Vec::new();
-    for dir in dirs {
-        walk(&root.join(dir), extensions, &mut files);
-    }
-    files
-}
 
 pub use crate::position::Location;
+pub use crate::read::{FormatError, RdfFormat, SyntaxError, WORKER_STACK, parse_format};
 pub use builder::{QuadRewriter, Rewriter};
-pub use error::{RewriteError, SyntaxError};
-pub use format::{FormatError, RdfFormat, parse_format};
+pub use error::RewriteError;
 pub use report::{Observer, Recovery, Report};
 pub use session::Session;
-pub use threads::WORKER_STACK;
 
-// The rewrite's own readers, for the first pass of `--collapse` to read as the rewrite reads.
-pub(crate) use graph::read_statements;
-pub(crate) use line::read_chunk;
 pub(crate) use line_iris::{iri_statement, unescape_iri};
-pub(crate) use line_parser::LineParser;
-pub(crate) use line_scan::{Checked, check};

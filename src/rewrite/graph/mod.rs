@@ -1,12 +1,11 @@
 //! The parse → map → serialize pipeline, for every pair of formats that is not N-Triples /
-//! N-Quads to the same, and for statements already parsed (whatever the formats): a [`reader`]
-//! parses statements (Turtle's common shape with a parser of its own, [`turtle`]; starting again
-//! after syntax errors when the rewrite goes on after them), a [`worker`] canonicalizes them in
-//! batches, a [`sink`] serializes them; with more than one thread the worker and the sink run on
-//! a second thread while the session reads.
+//! N-Quads to the same, and for statements already parsed (whatever the formats): a
+//! [`Reader`] parses statements, a [`worker`] canonicalizes them in batches (Turtle read on
+//! several threads, where it is parsed: [`pieces`]), a [`sink`] serializes them; with more
+//! than one thread the worker and the sink run on a second thread while the session reads.
 
 mod lines;
-mod reader;
+mod pieces;
 mod sink;
 mod worker;
 
@@ -14,104 +13,17 @@ use super::blank_nodes::DocumentScope;
 use super::events::Found;
 use super::findings::Findings;
 use super::fingerprint::Fingerprints;
-use super::threads::spawn_worker;
-use super::{Location, RewriteError, Rewriter, SyntaxError};
+use super::{Location, RewriteError, Rewriter};
 use crate::mapping::{EquivalenceLinks, IriMapping, Link};
+use crate::read::{Declarations, Item, Notice, Reader, Span, spawn_worker};
 use oxrdf::{BlankNode, GraphName, NamedNode, Quad};
-use reader::{Premap, Reader};
+use pieces::PieceCanonicalizer;
 use sink::{GraphSink, SharedBuffer};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::mpsc;
 use worker::GraphBatch;
 
 pub(crate) use worker::GraphWorker;
-
-// What the parts of the pipeline share: what reading yields, and the tests' measure of work
-// repeated.
-
-#[cfg(test)]
-thread_local! {
-    /// Work that once grew with the square of the input — prefixes the fast path compares and
-    /// takes again, bytes `Pending` moves, `oxttl` asked again for a statement still open, the
-    /// declarations a piece is sent with — for the tests to check that it grows linearly.
-    pub(crate) static REPEATED_WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts `units` of [`REPEATED_WORK`] (in the tests only).
-#[cfg_attr(not(test), allow(unused_variables))]
-pub(crate) fn repeated_work(units: usize) {
-    #[cfg(test)]
-    REPEATED_WORK.with(|work| work.set(work.get() + units));
-}
-
-/// What reading yields: a statement, statements already canonicalized, or a notice.
-pub(crate) enum Item {
-    Statement(Quad),
-    /// Statements canonicalized where they were parsed (Turtle on several threads).
-    Mapped(Box<GraphBatch>),
-    Notice(Notice),
-}
-
-/// What reading tells beside the statements: a syntax error recovered from, or a warning
-/// (legacy RDF/XML read in its compatibility mode).
-pub(crate) enum Notice {
-    SyntaxError(SyntaxError),
-    #[cfg_attr(not(feature = "rdfxml"), allow(dead_code))]
-    Warning(Location, String),
-}
-
-/// The lines an item spans (for a statement, from the line the previous one ended on), with
-/// the number of the first; for an item read without its lines (RDF/XML), no text and where it
-/// is.
-#[derive(Clone, Copy)]
-pub(crate) struct Span<'a> {
-    /// The first line (0: unknown).
-    pub(crate) first_line: u64,
-    /// The column on `first_line`, known for an item read without its lines: the start of the
-    /// XML event that completes it.
-    pub(crate) column: Option<u64>,
-    pub(crate) text: &'a [u8],
-}
-
-impl Span<'_> {
-    /// An item read without its lines, at `location`.
-    pub(crate) fn at(location: Location) -> Self {
-        Span {
-            first_line: location.line().unwrap_or(0),
-            column: location.column(),
-            text: b"",
-        }
-    }
-
-    /// Where the item starts, as far as known without searching its text.
-    pub(crate) fn start(&self) -> Location {
-        match (self.first_line, self.column) {
-            (0, _) => Location::unknown(),
-            (line, Some(column)) => Location::new(line, column),
-            (line, None) => Location::at_line(line),
-        }
-    }
-}
-
-/// Prefixes and base IRI, as declared by the input when its first statement is read.
-pub(crate) type Declarations = (Vec<(String, String)>, Option<String>);
-
-/// Every statement of `input` with the line it starts on (0: unknown), read as the graph
-/// pipeline reads it on one thread — the legacy RDF/XML pre-pass, recovery after syntax errors
-/// — with nothing canonicalized and no notice told: for the first pass of `--collapse`
-/// (`crate::collapse::Collector::read_graph`).
-pub(crate) fn read_statements<E: From<RewriteError>>(
-    input: impl BufRead,
-    format: super::RdfFormat,
-    base: Option<&str>,
-    mut on_statement: impl FnMut(Quad, u64) -> Result<(), E>,
-) -> Result<(), E> {
-    Reader::new(format, base, false, 1).read(input, |item, span, _| match item {
-        Item::Statement(quad) => on_statement(quad, span.first_line),
-        Item::Notice(_) => Ok(()),
-        Item::Mapped(_) => unreachable!("statements are mapped where parsed only when premapped"),
-    })
-}
 
 /// Whether `format` is written line by line ([`lines`]): N-Triples and N-Quads.
 pub(crate) fn writes_lines(format: super::RdfFormat) -> bool {
@@ -216,7 +128,7 @@ type Mapped = Result<(Found, (u64, u64)), RewriteError>;
 /// Where a graph rewrite's statements come from: an input read in the rewriter's format, or
 /// statements already parsed, each with where it is in its document.
 enum Items<'a, R> {
-    Read(Reader<'a>, &'a mut R),
+    Read(Reader<'a, PieceCanonicalizer<'a>>, &'a mut R),
     Located(&'a mut dyn Iterator<Item = (Quad, Location)>),
 }
 
@@ -225,7 +137,11 @@ impl<R: BufRead> Items<'_, R> {
     /// without lines, at their location, and with no declarations).
     fn read(
         self,
-        mut on_item: impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), RewriteError>,
+        mut on_item: impl FnMut(
+            Item<GraphBatch>,
+            Span<'_>,
+            &dyn Fn() -> Declarations,
+        ) -> Result<(), RewriteError>,
     ) -> Result<(), RewriteError> {
         match self {
             Self::Read(reader, input) => reader.read(input, on_item),
@@ -257,16 +173,14 @@ pub(crate) fn rewrite<'s, W: Write>(
         rewriter.strict_rdfxml,
         rewriter.threads,
     );
+    let needs = findings.needs();
+    let canonicalizer = || PieceCanonicalizer::new(rewriter, needs, document);
     if premapped(rewriter) {
         // Identifier literals are recognized with hints from the statements around them in a
-        // batch: those are canonicalized in batches of their own.
-        let declared = output.declared;
-        reader = reader.premapped(Premap {
-            rewriter,
-            needs: findings.needs(),
-            input: document,
-            declared: declared.then(Declarations::default),
-        });
+        // batch: those are canonicalized in batches of their own. For an input after the
+        // first, IRIs are found without declarations (the session took the first input's).
+        let first = output.declared.then(Declarations::default);
+        reader = reader.with_piece_work(&canonicalizer, first);
     }
     rewrite_items(
         findings,
@@ -479,7 +393,7 @@ fn stream<W: Write>(
             Item::Statement(quad) => quad,
             // Only Turtle read on several threads comes canonicalized in pieces (the reader
             // reads on several threads only when the rewriter has them; this path, never).
-            Item::Mapped(_) => unreachable!("this path runs on one thread"),
+            Item::Piece(_) => unreachable!("this path runs on one thread"),
             Item::Notice(notice) => {
                 // What was found before it is told first, and every line written before it goes
                 // on (not only whole blocks): where the notice ends the rewrite, the output
@@ -514,7 +428,7 @@ fn stream<W: Write>(
 fn take<W: Write>(
     findings: &mut Findings<'_>,
     output: &mut GraphOutput<W>,
-    item: Item,
+    item: Item<GraphBatch>,
     span: Span<'_>,
     declarations: &dyn Fn() -> Declarations,
     batch: &mut GraphBatch,
@@ -526,12 +440,12 @@ fn take<W: Write>(
                 batch.declarations = Some(declarations());
             }
             batch.push(quad, span);
-            Ok(batch.quads.len() >= GraphBatch::size(findings.rewriter.threads))
+            Ok(batch.statements.quads.len() >= GraphBatch::size(findings.rewriter.threads))
         }
-        Item::Mapped(mut mapped) => {
+        Item::Piece(mut mapped) => {
             // Parsed in pieces, handed on before the rest of the input is read statement by
             // statement: the batch being filled is empty.
-            debug_assert!(batch.quads.is_empty());
+            debug_assert!(batch.statements.quads.is_empty());
             let read = mapped.premapped.as_ref().map_or(0, |p| p.read);
             if read == 0 {
                 // Declarations and comments: nothing to write (the serializer is made with

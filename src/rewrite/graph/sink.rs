@@ -6,8 +6,8 @@ use super::worker::GraphBatch;
 use super::{Declarations, writes_lines};
 #[cfg(feature = "rdfxml")]
 use crate::rdfxml::UsedNamespaces;
+use crate::read::with_prefixes;
 use crate::rewrite::fingerprint::{Fingerprint, Fingerprints, insert_prefix};
-use crate::rewrite::line_parser::with_prefixes;
 use crate::rewrite::{RdfFormat, RewriteError, Rewriter};
 use oxrdf::{Quad, TripleRef};
 #[cfg(feature = "rdfxml")]
@@ -132,7 +132,7 @@ impl GraphSink {
         if let Some(declarations) = batch.declarations.take() {
             self.declare(rewriter, &declarations)?;
         }
-        for quad in &batch.quads {
+        for quad in &batch.statements.quads {
             self.put(rewriter, quad)?;
         }
         if let Some(written) = &mut batch.lines {

@@ -2,10 +2,10 @@
 //! rewritten or invalid IRI is written, and gives anonymous blank nodes labels that are the same
 //! on every run.
 
-use super::{Declarations, Span};
 use crate::equivalence::Member;
 use crate::literals::LiteralEvent;
 use crate::position::{is_line_end, line_breaks, line_start};
+use crate::read::{Declarations, Span, Statements};
 use crate::rewrite::blank_nodes::DocumentScope;
 use crate::rewrite::cache::{Cache, Outcome};
 use crate::rewrite::events::{Event, Found, Needs, look_up};
@@ -15,11 +15,7 @@ use crate::rewrite::terms::map_quad;
 use crate::rewrite::{Location, Rewriter};
 use oxrdf::{BlankNode, GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::HashMap;
-use std::ops::Range;
 use std::sync::mpsc::Sender;
-
-/// A [`Span`] kept in a batch: the first line, the column, and the range of the text.
-type SpanRecord = (u64, Option<u64>, Range<usize>);
 
 /// Statements parsed from a graph format, on their way to the worker, each with the lines it
 /// spans (kept once for the statements that share them).
@@ -27,10 +23,7 @@ type SpanRecord = (u64, Option<u64>, Range<usize>);
 pub(crate) struct GraphBatch {
     /// The input's prefixes and base, with the first batch.
     pub(crate) declarations: Option<Declarations>,
-    pub(crate) quads: Vec<Quad>,
-    /// Per statement: where it starts and the range of its lines in `text`.
-    spans: Vec<SpanRecord>,
-    text: Vec<u8>,
+    pub(crate) statements: Statements,
     /// Set when the statements were canonicalized where they were parsed (Turtle on several
     /// threads): only their blank nodes are left to label.
     pub(crate) premapped: Option<Premapped>,
@@ -96,45 +89,10 @@ impl GraphBatch {
         if threads < 2 { 128 } else { 4096 }
     }
 
+    /// Adds `quad`, read with the lines `span`, its blank nodes made up by the parser marked so.
     pub(crate) fn push(&mut self, mut quad: Quad, span: Span<'_>) {
         mark_made_up(&mut quad, span.text);
-        let same = self.spans.last().is_some_and(|(line, column, range)| {
-            (*line, *column) == (span.first_line, span.column)
-                && self.text[range.clone()] == *span.text
-        });
-        let range = match self.spans.last() {
-            Some((.., range)) if same => range.clone(),
-            _ => {
-                let start = self.text.len();
-                self.text.extend_from_slice(span.text);
-                start..self.text.len()
-            }
-        };
-        self.quads.push(quad);
-        self.spans.push((span.first_line, span.column, range));
-    }
-
-    /// The span of statement `index` in `spans` (taken from a batch) over `text`.
-    fn span<'t>(spans: &[SpanRecord], text: &'t [u8], index: usize) -> Span<'t> {
-        let (first_line, column, range) = &spans[index];
-        Span {
-            first_line: *first_line,
-            column: *column,
-            text: &text[range.clone()],
-        }
-    }
-
-    /// An empty batch with room for the statements of about `bytes` bytes of input.
-    pub(crate) fn with_capacity(bytes: usize) -> Self {
-        Self {
-            declarations: None,
-            quads: Vec::with_capacity(bytes / 48),
-            spans: Vec::with_capacity(bytes / 48),
-            text: Vec::with_capacity(bytes + bytes / 2),
-            premapped: None,
-            home: None,
-            lines: None,
-        }
+        self.statements.push(quad, span);
     }
 
     /// An empty batch of statements written as lines, with room for about `bytes` bytes.
@@ -148,28 +106,14 @@ impl GraphBatch {
         }
     }
 
-    /// Hands each statement with the lines it spans to `take`, in order, and empties the batch.
-    pub(crate) fn drain<E>(
-        &mut self,
-        mut take: impl FnMut(Quad, Span<'_>) -> Result<(), E>,
-    ) -> Result<(), E> {
-        for (index, quad) in self.quads.drain(..).enumerate() {
-            take(quad, Self::span(&self.spans, &self.text, index))?;
-        }
-        self.clear();
-        Ok(())
-    }
-
     pub(crate) fn clear(&mut self) {
         self.premapped = None;
         self.lines = None;
         if let Some(home) = self.home.take() {
             // Gone home if the parsing thread is still there; else freed here.
-            let _ = home.send(std::mem::take(&mut self.quads));
+            let _ = home.send(std::mem::take(&mut self.statements.quads));
         }
-        self.quads.clear();
-        self.spans.clear();
-        self.text.clear();
+        self.statements.clear();
     }
 }
 
@@ -221,7 +165,7 @@ impl<'r> GraphWorker<'r> {
     /// Labels the made-up blank nodes of `batch` and canonicalizes its statements (unless that
     /// was done where they were parsed); what is found goes to `found`.
     pub(crate) fn map(&mut self, batch: &mut GraphBatch, found: &mut Found) {
-        for quad in &mut batch.quads {
+        for quad in &mut batch.statements.quads {
             self.labels.relabel(quad);
         }
         if let Some(lines) = &mut batch.lines {
@@ -356,16 +300,16 @@ impl<'r> GraphWorker<'r> {
     /// Canonicalizes the statements of `batch`; what is found goes to `found`.
     fn canonicalize(&mut self, batch: &mut GraphBatch, found: &mut Found) {
         found.clear();
-        let quads = std::mem::take(&mut batch.quads);
-        let (spans, text) = (&batch.spans, &batch.text);
-        let mut statement_lines = Vec::new();
-        batch.quads = quads
+        let quads = std::mem::take(&mut batch.statements.quads);
+        let read = &batch.statements;
+        // The statements kept, by their index in `read`.
+        let mut kept = Vec::new();
+        let mut mapped: Vec<Quad> = quads
             .into_iter()
             .enumerate()
             .filter_map(|(index, quad)| {
-                let mapped =
-                    self.map_statement(quad, GraphBatch::span(spans, text, index), found)?;
-                statement_lines.push(spans[index].clone());
+                let mapped = self.map_statement(quad, read.span(index), found)?;
+                kept.push(index);
                 Some(mapped)
             })
             .collect();
@@ -378,7 +322,7 @@ impl<'r> GraphWorker<'r> {
         if let Some(literals) = &rewriter.literals {
             literals.rewrite_window(
                 &rewriter.registry,
-                &mut batch.quads,
+                &mut mapped,
                 &mut found.literals,
                 |event| {
                     if let LiteralEvent::Invalid {
@@ -387,7 +331,7 @@ impl<'r> GraphWorker<'r> {
                         error,
                     } = event
                     {
-                        let span = GraphBatch::span(&statement_lines, text, index);
+                        let span = read.span(kept[index]);
                         found.events.push(Event::Invalid {
                             location: locate_literal(span, value),
                             iri: value.into(),
@@ -398,7 +342,7 @@ impl<'r> GraphWorker<'r> {
             );
             // The links' IRIs are canonical; they are renamed and collapsed like any other, and
             // a link of an equivalence predicate is an equivalence statement.
-            let links = batch.quads.split_off(statement_lines.len());
+            let links = mapped.split_off(kept.len());
             for mut link in links {
                 if let Some(equivalence) = equivalence(rewriter, uncollapsed, &link)
                     && !equivalence.record(&link.graph_name, graph, found)
@@ -411,9 +355,10 @@ impl<'r> GraphWorker<'r> {
                 {
                     link.object = NamedNode::new_unchecked(&**target).into();
                 }
-                batch.quads.push(link);
+                mapped.push(link);
             }
         }
+        batch.statements.quads = mapped;
     }
 }
 

@@ -1,11 +1,10 @@
 //! The N-Triples / N-Quads line pipeline: the input is cut into chunks of whole lines
-//! ([`chunk`]); workers, one per thread, check each line with a fast scanner
-//! ([`line_scan`](super::line_scan)) or `oxttl`, and splice the canonical IRIs into it
+//! ([`read_chunk`]); workers, one per thread, check each line with a fast scanner
+//! (`crate::read::check`) or `oxttl`, and splice the canonical IRIs into it
 //! ([`line_iris`](super::line_iris), [`worker`]); their findings go to the
 //! [`Findings`] and their output is written in input order. A line with nothing to change is
 //! written as its original bytes.
 
-mod chunk;
 mod worker;
 
 use super::RewriteError;
@@ -13,14 +12,12 @@ use super::blank_nodes::DocumentScope;
 use super::findings::{Findings, Placement};
 use super::fingerprint::insert_prefix;
 use super::graph::GraphOutput;
-use super::threads::spawn_worker;
 use crate::mapping::{EquivalenceLinks, IriMapping};
+use crate::read::{read_chunk, spawn_worker};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc;
 use worker::{ChunkResult, LineWorker};
-
-pub(crate) use chunk::read_chunk;
 
 /// Rewrites `input` into the line-based `output`, telling `findings` what it finds, on as many
 /// threads as the rewriter has. With more than one, each worker thread takes chunks in turn
@@ -75,7 +72,7 @@ pub(crate) fn rewrite<'s, W: Write>(
         loop {
             while !ended && pending.len() < workers.len() * IN_FLIGHT {
                 let (mut chunk, result) = free.pop().unwrap_or_default();
-                if chunk::read_chunk(input, &mut chunk)? == 0 {
+                if read_chunk(input, &mut chunk)? == 0 {
                     ended = true;
                     break;
                 }
@@ -113,7 +110,7 @@ impl SerialWorker<'_> {
         input: &mut impl BufRead,
     ) -> Result<(), RewriteError> {
         let mut lines_before = 0;
-        while chunk::read_chunk(input, &mut self.chunk)? > 0 {
+        while read_chunk(input, &mut self.chunk)? > 0 {
             self.worker.process(&self.chunk, &mut self.result);
             apply(findings, output, &mut self.result, &mut lines_before)?;
         }

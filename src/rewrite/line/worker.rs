@@ -3,6 +3,8 @@
 
 use crate::mapping::{EquivalenceLinks, EquivalenceStatement};
 use crate::position::lines;
+use crate::read::{Checked, check};
+use crate::read::{LineParser, error_location};
 use crate::rewrite::RdfFormat;
 use crate::rewrite::blank_nodes::DocumentScope;
 use crate::rewrite::cache::Cache;
@@ -10,8 +12,6 @@ use crate::rewrite::cache::Outcome;
 use crate::rewrite::events::{Event, Found, Needs, look_up};
 use crate::rewrite::fingerprint::{Fingerprint, insert_prefix};
 use crate::rewrite::line_iris::{column, iri_statement, term_iris, unescape_iri};
-use crate::rewrite::line_parser::{LineParser, error_location};
-use crate::rewrite::line_scan::{Checked, check};
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::{Location, Rewriter, SyntaxError};
 use memchr::memmem::Finder;

@@ -1,12 +1,14 @@
 //! [`Pending`]: the lines read since the last statement, which a statement spans and from
 //! which reading starts again after an error.
 
-use super::MAX_PENDING;
 use super::scan::ends_one_statement;
+use super::{Span, repeated_work};
 use crate::position::{is_line_end, line_breaks};
-use crate::rewrite::graph::{Span, repeated_work};
 use std::collections::VecDeque;
 use std::rc::Rc;
+
+/// The most text kept after the last statement to start again from after an error.
+const MAX_PENDING: usize = 1 << 26;
 
 /// The lines read since the last statement: what a statement spans, and where reading starts
 /// again after an error. Forgetting lines costs nothing per line: the text before the first

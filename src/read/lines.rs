@@ -1,111 +1,23 @@
-//! Reading RDF statement by statement, with the text of the lines each statement spans: the
-//! text formats through `oxttl`'s low-level parsers fed one line at a time, RDF/XML through
-//! `oxrdfxml` with the input location of the XML event that completes each statement
-//! (`crate::rdfxml`).
+//! Reading a text format line by line, through `oxttl`'s low-level parsers and, for Turtle in
+//! its common shape, the fast path ([`super::turtle`]), with the text of the lines each
+//! statement spans.
 //!
 //! After a syntax error, reading starts again with a new parser (knowing the prefixes and base
 //! declared so far) at the line after the one where the error was found — not where the lexer
 //! gave up, which for an unterminated string is the end of the file — so a bad statement costs
-//! only itself. The lines since the last statement are kept for that (up to [`MAX_PENDING`]
-//! bytes). In TriG, the new parser is put back into the graph block the error was in.
+//! only itself. The lines since the last statement are kept for that ([`Pending`]). In TriG, the new parser is put back into the graph block the error was in.
 
-mod graph_blocks;
-mod parallel;
-mod pending;
-#[cfg(feature = "rdfxml")]
-mod rdfxml;
-mod scan;
-mod turtle;
-
-use super::{Declarations, Item, Notice, Span, repeated_work};
+use super::graph_blocks::GraphTracker;
+use super::line_parser::{LineParser, error_location};
+use super::pending::Pending;
+use super::scan::{StatementEnds, starts_with_directive};
+use super::turtle::{FastRead, Groups};
+use super::{Declarations, Item, Notice, ReadError, Span, SyntaxError, repeated_work};
 use crate::language_tag::with_written_tag;
-use crate::position::{lines, read_line};
-use crate::rewrite::RdfFormat;
-use crate::rewrite::line_parser::{LineParser, error_location};
-use crate::rewrite::{Location, RewriteError, SyntaxError};
-use graph_blocks::GraphTracker;
+use crate::position::{Location, lines, read_line};
 use oxrdf::{Quad, Term};
-use pending::Pending;
-use scan::{StatementEnds, starts_with_directive};
 use std::collections::VecDeque;
 use std::io::BufRead;
-use turtle::{FastRead, Groups};
-
-/// The most text kept after the last statement to start again from after an error.
-pub(crate) const MAX_PENDING: usize = 1 << 26;
-
-/// Reads a whole input in one format, item by item.
-pub(crate) struct Reader<'p> {
-    format: RdfFormat,
-    base: Option<&'p str>,
-    /// RDF/XML without the legacy pre-pass (`crate::rdfxml`).
-    #[cfg_attr(not(feature = "rdfxml"), allow(dead_code))]
-    strict_rdfxml: bool,
-    /// More than one: Turtle is parsed in pieces on as many threads (`super::parallel`).
-    threads: usize,
-    /// Whether those pieces are canonicalized where they are parsed, and how.
-    premap: Option<Premap<'p>>,
-}
-
-/// How pieces of Turtle parsed on several threads are canonicalized there.
-#[derive(Clone)]
-pub(crate) struct Premap<'p> {
-    pub(crate) rewriter: &'p crate::rewrite::Rewriter,
-    pub(crate) needs: crate::rewrite::events::Needs,
-    /// The document's blank node scope.
-    pub(crate) input: crate::rewrite::blank_nodes::DocumentScope,
-    /// The declarations IRIs are searched with, if already known: for an input after the
-    /// first, none (the session took the first input's).
-    pub(crate) declared: Option<Declarations>,
-}
-
-impl<'p> Reader<'p> {
-    pub(crate) fn new(
-        format: RdfFormat,
-        base: Option<&'p str>,
-        strict_rdfxml: bool,
-        threads: usize,
-    ) -> Self {
-        Self {
-            format,
-            base,
-            strict_rdfxml,
-            threads,
-            premap: None,
-        }
-    }
-
-    /// Canonicalizes pieces of Turtle parsed on several threads where they are parsed.
-    pub(crate) fn premapped(self, premap: Premap<'p>) -> Self {
-        Self {
-            premap: Some(premap),
-            ..self
-        }
-    }
-
-    /// Reads every item of `input`. `on_item` gets each item, the lines it spans (for RDF/XML,
-    /// where it is) and, to call before the first statement, the input's declarations.
-    pub(crate) fn read<E: From<RewriteError>>(
-        &self,
-        input: impl BufRead,
-        mut on_item: impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
-    ) -> Result<(), E> {
-        match LineParser::declared(self.format, self.base, &[])? {
-            Some(parser) if self.format == RdfFormat::Turtle && self.threads > 1 => parallel::read(
-                input,
-                parser,
-                self.threads,
-                self.premap.clone(),
-                &mut on_item,
-            ),
-            Some(parser) => read_lines(input, parser, Resume::default(), &mut on_item).map(drop),
-            #[cfg(feature = "rdfxml")]
-            None => rdfxml::read(input, self.base, self.strict_rdfxml, &mut on_item),
-            #[cfg(not(feature = "rdfxml"))]
-            None => unreachable!("every format but RDF/XML has a line parser"),
-        }
-    }
-}
 
 /// Where the last language tag given its written case ends: a line's number and the offset
 /// in it. The next literal's tag is looked for after it, so that two literals of one value
@@ -168,12 +80,12 @@ fn keep_written_case(quad: &mut Quad, pending: &Pending, line_no: u64, cursor: &
 
 /// Hands on statements, each with the number of the line it was read on, its language tag in
 /// the case written, and the lines it spans; the lines before each are then forgotten.
-fn hand_on<E>(
+fn hand_on<D, E>(
     statements: impl IntoIterator<Item = (Quad, u64)>,
     pending: &mut Pending,
     tag_cursor: &mut TagCursor,
     declarations: &dyn Fn() -> Declarations,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<(), E> {
     for (mut quad, n) in statements {
         keep_written_case(&mut quad, pending, n, tag_cursor);
@@ -240,22 +152,22 @@ pub(crate) struct Ended {
 /// Reads a text format line by line from `resume` on, through to the end of `input`; Turtle
 /// in the common shape through [`super::turtle`], the rest through `oxttl`. `on_item` may stop
 /// the reading with an error of its own (`E`), which the reader's own errors convert to.
-pub(crate) fn read_lines<E: From<RewriteError>>(
+pub(crate) fn read_lines<D, E: From<ReadError>>(
     input: impl BufRead,
     parser: LineParser,
     resume: Resume<'_>,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<Ended, E> {
     read_lines_with(input, parser, resume, true, on_item)
 }
 
 /// [`read_lines`], all through `oxttl` unless `fast_turtle`.
-fn read_lines_with<E: From<RewriteError>>(
+fn read_lines_with<D, E: From<ReadError>>(
     mut input: impl BufRead,
     mut parser: LineParser,
     resume: Resume<'_>,
     fast_turtle: bool,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<Ended, E> {
     let mut pending = Pending::default();
     let mut tag_cursor = TagCursor::default();
@@ -301,8 +213,7 @@ fn read_lines_with<E: From<RewriteError>>(
             }
             None => {
                 line.clear();
-                if input_ended || read_line(&mut input, &mut line).map_err(RewriteError::from)? == 0
-                {
+                if input_ended || read_line(&mut input, &mut line).map_err(ReadError::from)? == 0 {
                     input_ended = true;
                     (true, true)
                 } else {
@@ -569,12 +480,12 @@ fn directive_ends_statement(
 #[cfg(feature = "fuzzing")]
 impl crate::fuzzing::Internals {
     pub(crate) fn turtle_items(text: &[u8], base: &str, fast: bool) -> Vec<String> {
-        let parser = LineParser::declared(RdfFormat::Turtle, Some(base), &[])
+        let parser = LineParser::declared(super::RdfFormat::Turtle, Some(base), &[])
             .expect("a valid base")
             .expect("Turtle has a line parser");
         let mut made_up = crate::fuzzing::MadeUp::default();
         let mut items = Vec::new();
-        let ended = read_lines_with(
+        let ended = read_lines_with::<super::NoWork, _>(
             text,
             parser,
             Resume::default(),
@@ -584,7 +495,7 @@ impl crate::fuzzing::Internals {
                     Item::Statement(quad) => made_up.quad(&quad),
                     Item::Notice(Notice::SyntaxError(e)) => format!("error {e}"),
                     Item::Notice(Notice::Warning(at, w)) => format!("warning {at} {w}"),
-                    Item::Mapped(_) => unreachable!("only pieces are mapped"),
+                    Item::Piece(never) => match *never {},
                 };
                 let lines = String::from_utf8_lossy(span.text);
                 items.push(format!(
@@ -592,7 +503,7 @@ impl crate::fuzzing::Internals {
                     span.first_line,
                     declarations()
                 ));
-                Ok::<(), RewriteError>(())
+                Ok::<(), ReadError>(())
             },
         )
         .expect("reads");

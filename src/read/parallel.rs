@@ -2,11 +2,9 @@
 //! statement ends found by a light lexical scan ([`super::scan`]), and each piece is parsed on a
 //! thread of its own by the same line reader as on one thread, knowing the prefixes and base
 //! declared before it. The statements are handed on in input order, so the output is the same
-//! as on one thread, byte for byte. To N-Triples or N-Quads without `--dedup`, a parsing thread
-//! also writes its statements as lines ([`super::worker::WrittenLines`]), and only bytes travel
-//! on (TTL→NT on two threads, `benches/compare.sh`: CPU time 1.57 → 1.33 of the pass-through's,
-//! peak RSS 100 → 53 MB); otherwise the statements travel, and come back to be freed where
-//! they were allocated ([`Home`]).
+//! as on one thread, byte for byte. A consumer may have each parsing thread work on its pieces
+//! as they are parsed ([`PieceWork`]: the rewrite canonicalizes there, and may write the
+//! statements as lines, so that only bytes travel on).
 //!
 //! The scan only guesses; every guess is checked against what the parsers find. A piece is
 //! parsed knowing the declarations the pieces before it left (a piece in which the scan sees a
@@ -21,21 +19,17 @@
 //! Memory stays bounded: at most two pieces per thread are in flight, each about [`PIECE`]
 //! bytes (a piece ends at the first statement end after that size).
 
+use super::line_parser::LineParser;
+use super::lines::{Ended, Resume, read_lines};
 use super::scan::{Cut, MAX_PIECE, Scanner};
-use super::{Ended, Premap, Resume, read_lines};
+use super::statements::Statements;
+use super::threads::spawn_worker;
+use super::{Declarations, Item, PieceWork, RdfFormat, ReadError, Span, repeated_work};
 use crate::position::line_breaks;
-use crate::rewrite::RdfFormat;
-use crate::rewrite::RewriteError;
-use crate::rewrite::events::Found;
-use crate::rewrite::graph::worker::{GraphBatch, GraphWorker, mark_made_up};
-use crate::rewrite::graph::{Declarations, Item, Span, repeated_work};
-use crate::rewrite::line_parser::LineParser;
-use crate::rewrite::threads::spawn_worker;
-use oxrdf::Quad;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 
 /// The size a piece is cut at (at the first statement end after it): a piece is a few thousand
 /// statements, enough that handing it on costs little; larger pieces (1 MiB) only held more
@@ -67,36 +61,42 @@ struct Piece {
 /// from or reported, and an I/O or usage error is told.
 struct ReadAgain;
 
-impl From<RewriteError> for ReadAgain {
-    fn from(_: RewriteError) -> Self {
+impl From<ReadError> for ReadAgain {
+    fn from(_: ReadError) -> Self {
         Self
     }
 }
 
-/// What a parsing thread gives back: the statements, and what the piece leaves for the next
-/// one; `None` when the piece does not parse on its own.
-type Parsed = Option<(GraphBatch, Before)>;
+/// A piece parsed: its statements, as read or as worked on, with how many were read and the
+/// declarations before the first.
+struct ParsedPiece<D> {
+    statements: PieceStatements<D>,
+    read: u64,
+    /// The declarations before the piece's first statement, if it has one.
+    declarations: Option<Declarations>,
+}
 
-/// Parses one piece, stopping at its first syntax error; canonicalizes its statements as they
-/// are parsed if given a worker, into `home`'s vector (they come back to it once written).
-fn parse(piece: &Piece, mut worker: Option<&mut GraphWorker<'_>>, home: &mut Home) -> Parsed {
+/// A piece's statements: as read, or worked on where they were parsed ([`PieceWork`]).
+enum PieceStatements<D> {
+    Read(Statements),
+    Done(D),
+}
+
+/// What a parsing thread gives back: the piece parsed, and what it leaves for the next one;
+/// `None` when the piece does not parse on its own.
+type Parsed<D> = Option<(ParsedPiece<D>, Before)>;
+
+/// Parses one piece, stopping at its first syntax error; works on its statements as they are
+/// parsed if given `work`.
+fn parse<W: PieceWork>(piece: &Piece, mut work: Option<&mut W>) -> Parsed<W::Done> {
     let (prefixes, base) = &piece.before.declarations;
     let parser = LineParser::declared(RdfFormat::Turtle, base.as_deref(), prefixes).ok()??;
-    let mut batch = match &worker {
-        Some(worker) if worker.writes_lines() => GraphBatch::of_lines(piece.text.len() * 2),
-        Some(_) => {
-            let mut batch = GraphBatch::default();
-            batch.quads = home.vector();
-            batch.home = Some(home.sender.clone());
-            batch
-        }
-        None => GraphBatch::with_capacity(piece.text.len()),
+    let mut statements = match work.as_deref_mut() {
+        Some(work) => PieceStatements::Done(work.start(piece.text.len(), piece.first.clone())),
+        None => PieceStatements::Read(Statements::with_capacity(piece.text.len())),
     };
-    if let Some(worker) = worker.as_deref_mut() {
-        worker.start_piece(piece.first.clone().unwrap_or_default());
-    }
-    let mut found = Found::default();
     let mut read = 0;
+    let mut first_declarations = None;
     let resume = Resume {
         lines_before: piece.lines_before,
         context: &piece.before.leftover.1,
@@ -105,43 +105,34 @@ fn parse(piece: &Piece, mut worker: Option<&mut GraphWorker<'_>>, home: &mut Hom
         Item::Statement(quad) => {
             read += 1;
             if read == 1 {
-                batch.declarations = Some(declarations());
+                first_declarations = Some(declarations());
             }
-            let Some(worker) = worker.as_deref_mut() else {
-                batch.push(quad, span);
-                return Ok(());
-            };
-            if read == 1 && piece.first.is_none() {
-                // The input's first statement: IRIs are found with the declarations before it.
-                worker.declare(declarations());
-            }
-            let mut quad = quad;
-            mark_made_up(&mut quad, span.text);
-            let mapped = worker.map_statement(quad, span, &mut found);
-            match (&mut batch.lines, mapped) {
-                (Some(lines), Some(mut quad)) => {
-                    worker.label_written(&mut quad);
-                    lines.write(&quad);
+            match (&mut statements, work.as_deref_mut()) {
+                (PieceStatements::Done(done), Some(work)) => {
+                    work.statement(done, quad, span, declarations);
                 }
-                (None, Some(quad)) => batch.quads.push(quad),
-                (_, None) => {}
+                (PieceStatements::Read(statements), _) => statements.push(quad, span),
+                (PieceStatements::Done(_), None) => unreachable!("only work makes work done"),
             }
             Ok(())
         }
-        Item::Notice(_) | Item::Mapped(_) => Err(ReadAgain),
+        Item::Notice(_) | Item::Piece(_) => Err(ReadAgain),
     };
     let Ended { parser, leftover } =
-        read_lines(&piece.text[..], parser, resume, &mut on_item).ok()?;
-    if let Some(worker) = worker {
-        worker.end_piece(&mut batch, found, read);
-        if batch.premapped.as_ref().is_some_and(|p| p.guessed) {
-            // Where an IRI is depends on the piece before: read again in order.
-            return None;
-        }
+        read_lines::<W::Done, _>(&piece.text[..], parser, resume, &mut on_item).ok()?;
+    if let (PieceStatements::Done(done), Some(work)) = (&mut statements, work)
+        && !work.end(done, read)
+    {
+        // What was done depends on the piece before: read again in order.
+        return None;
     }
     let declarations = (parser.prefixes(), parser.base_iri());
     Some((
-        batch,
+        ParsedPiece {
+            statements,
+            read,
+            declarations: first_declarations,
+        },
         Before {
             declarations,
             leftover,
@@ -149,47 +140,24 @@ fn parse(piece: &Piece, mut worker: Option<&mut GraphWorker<'_>>, home: &mut Hom
     ))
 }
 
-/// Where the statements a parsing thread canonicalized come back once written: they are freed
-/// on the thread that allocated them (freeing them on the writing thread kept the allocator's
-/// pages of both threads from being reused).
-struct Home {
-    sender: Sender<Vec<Quad>>,
-    returned: Receiver<Vec<Quad>>,
-}
-
-impl Home {
-    fn new() -> Self {
-        let (sender, returned) = mpsc::channel();
-        Self { sender, returned }
-    }
-
-    /// A vector for the next piece's statements: the last one back, emptied here.
-    fn vector(&mut self) -> Vec<Quad> {
-        let mut vector = Vec::new();
-        for mut back in self.returned.try_iter() {
-            back.clear();
-            vector = back;
-        }
-        vector
-    }
-}
-
 /// A parsing thread's two ends.
-struct Parser {
+struct Parser<D> {
     pieces: SyncSender<Arc<Piece>>,
-    parsed: Receiver<Parsed>,
+    parsed: Receiver<Parsed<D>>,
 }
 
 /// Reads a Turtle document on `threads` threads, handing its items to `on_item` in order (as
-/// [`read_lines`] does on one).
-pub(crate) fn read<E: From<RewriteError>>(
+/// [`read_lines`] does on one). Each parsing thread works on its pieces with what `work`
+/// makes, if given, taking `first` for the declarations before the input's first statement if
+/// given (else those the input makes).
+pub(crate) fn read<W: PieceWork, E: From<ReadError>>(
     mut input: impl BufRead,
     parser: LineParser,
     threads: usize,
-    premap: Option<Premap<'_>>,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    work: Option<&(dyn Fn() -> W + Sync)>,
+    first: Option<Declarations>,
+    on_item: &mut impl FnMut(Item<W::Done>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<(), E> {
-    let first = premap.as_ref().and_then(|p| p.declared.clone());
     let start = Before {
         declarations: (parser.prefixes(), parser.base_iri()),
         leftover: (0, Vec::new()),
@@ -199,21 +167,16 @@ pub(crate) fn read<E: From<RewriteError>>(
         let mut handles = Vec::new();
         for _ in 0..threads {
             let (pieces, to_parse) = mpsc::sync_channel::<Arc<Piece>>(2);
-            let (to_session, parsed) = mpsc::sync_channel::<Parsed>(2);
-            let premap = premap.clone();
+            let (to_reader, parsed) = mpsc::sync_channel::<Parsed<W::Done>>(2);
             let handle = spawn_worker(scope, move || {
-                let mut worker = premap.map(|p| GraphWorker::new(p.rewriter, p.needs, p.input));
-                let mut home = Home::new();
+                let mut work = work.map(|make| make());
                 for piece in to_parse {
-                    if to_session
-                        .send(parse(&piece, worker.as_mut(), &mut home))
-                        .is_err()
-                    {
+                    if to_reader.send(parse(&piece, work.as_mut())).is_err() {
                         break;
                     }
                 }
             })
-            .map_err(RewriteError::from)?;
+            .map_err(ReadError::from)?;
             handles.push(handle);
             parsers.push(Parser { pieces, parsed });
         }
@@ -233,12 +196,12 @@ pub(crate) fn read<E: From<RewriteError>>(
 }
 
 /// [`read`] once the parsing threads are started.
-fn read_pieces<E: From<RewriteError>>(
-    parsers: Vec<Parser>,
+fn read_pieces<D, E: From<ReadError>>(
+    parsers: Vec<Parser<D>>,
     start: Before,
     first: Option<Declarations>,
     mut input: impl BufRead,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut pipeline = Pipeline {
         parsers,
@@ -273,7 +236,7 @@ fn read_pieces<E: From<RewriteError>>(
             unsent = 0;
             let filled = buffer.len();
             buffer.resize(filled + READ, 0);
-            let read = read_some(&mut input, &mut buffer[filled..]).map_err(RewriteError::from)?;
+            let read = read_some(&mut input, &mut buffer[filled..]).map_err(ReadError::from)?;
             buffer.truncate(filled + read);
             ended = read == 0;
             continue;
@@ -323,8 +286,8 @@ fn read_some(input: &mut impl Read, buffer: &mut [u8]) -> io::Result<usize> {
 }
 
 /// The pieces sent and not yet handed on, and what the last one handed on left.
-struct Pipeline {
-    parsers: Vec<Parser>,
+struct Pipeline<D> {
+    parsers: Vec<Parser<D>>,
     /// Pieces sent so far (piece `n` goes to parser `n % parsers.len()`).
     sent: usize,
     in_flight: VecDeque<Arc<Piece>>,
@@ -336,13 +299,13 @@ struct Pipeline {
     first: Option<Declarations>,
 }
 
-impl Pipeline {
+impl<D> Pipeline<D> {
     /// Sends a piece, first handing on the oldest when enough are in flight; false when a piece
     /// disagreed (the rest is to be read on one thread).
-    fn send<E: From<RewriteError>>(
+    fn send<E: From<ReadError>>(
         &mut self,
         piece: Piece,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+        on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
     ) -> Result<bool, E> {
         let piece = Arc::new(piece);
         if self.in_flight.len() >= 2 * self.parsers.len() && !self.hand_on_oldest(on_item)? {
@@ -361,9 +324,9 @@ impl Pipeline {
     }
 
     /// Hands on every piece in flight; false when one disagreed.
-    fn drain<E: From<RewriteError>>(
+    fn drain<E: From<ReadError>>(
         &mut self,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+        on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
     ) -> Result<bool, E> {
         while !self.in_flight.is_empty() {
             if !self.hand_on_oldest(on_item)? {
@@ -375,9 +338,9 @@ impl Pipeline {
 
     /// Hands the statements of the oldest piece in flight to `on_item`, if its parse agrees with
     /// the pieces before it; false (and the piece kept) if not, and for every later call.
-    fn hand_on_oldest<E: From<RewriteError>>(
+    fn hand_on_oldest<E: From<ReadError>>(
         &mut self,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+        on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
     ) -> Result<bool, E> {
         let Some(piece) = self.in_flight.front().filter(|_| !self.disagreed) else {
             return Ok(!self.disagreed);
@@ -385,33 +348,32 @@ impl Pipeline {
         let index = self.sent - self.in_flight.len();
         let parser = &self.parsers[index % self.parsers.len()];
         let parsed = parser.parsed.recv().map_err(|_| stopped())?;
-        let Some((mut batch, after)) = parsed.filter(|_| piece.before == self.last) else {
+        let Some((parsed, after)) = parsed.filter(|_| piece.before == self.last) else {
             self.disagreed = true;
             return Ok(false);
         };
-        let statements = batch
-            .premapped
-            .as_ref()
-            .map_or(!batch.quads.is_empty(), |p| p.read > 0);
-        if self.first.is_none() && statements {
-            self.first.clone_from(&batch.declarations);
+        let ParsedPiece {
+            statements,
+            read,
+            declarations,
+        } = parsed;
+        if self.first.is_none() && read > 0 {
+            self.first.clone_from(&declarations);
         }
-        if batch.premapped.is_some() {
-            let declarations = batch.declarations.clone().unwrap_or_default();
-            let span = Span {
-                first_line: 0,
-                column: None,
-                text: b"",
-            };
-            on_item(Item::Mapped(Box::new(batch)), span, &|| {
-                declarations.clone()
-            })?;
-            self.last = after;
-            self.in_flight.pop_front();
-            return Ok(true);
+        let declarations = declarations.unwrap_or_default();
+        match statements {
+            PieceStatements::Done(done) => {
+                let span = Span {
+                    first_line: 0,
+                    column: None,
+                    text: b"",
+                };
+                on_item(Item::Piece(Box::new(done)), span, &|| declarations.clone())?;
+            }
+            PieceStatements::Read(mut statements) => statements.drain(|quad, span| {
+                on_item(Item::Statement(quad), span, &|| declarations.clone())
+            })?,
         }
-        let declarations = batch.declarations.take().unwrap_or_default();
-        batch.drain(|quad, span| on_item(Item::Statement(quad), span, &|| declarations.clone()))?;
         self.last = after;
         self.in_flight.pop_front();
         Ok(true)
@@ -419,12 +381,12 @@ impl Pipeline {
 
     /// Reads on one thread from the oldest piece in flight on (its text and the later ones'),
     /// or else from `buffer` (after `lines_before` lines), then the rest of `input`.
-    fn read_rest<E: From<RewriteError>>(
+    fn read_rest<E: From<ReadError>>(
         self,
         lines_before: u64,
         buffer: &[u8],
         input: impl BufRead,
-        on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+        on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
     ) -> Result<(), E> {
         let Self {
             parsers,
@@ -453,8 +415,8 @@ impl Pipeline {
     }
 }
 
-fn stopped() -> RewriteError {
-    RewriteError::Io(io::Error::other("a parsing thread stopped"))
+fn stopped() -> ReadError {
+    ReadError::Io(io::Error::other("a parsing thread stopped"))
 }
 
 /// The first place after [`PIECE`] bytes of `buffer` where a piece can end, scanning on
@@ -471,7 +433,7 @@ fn cut(scanner: &mut Scanner, buffer: &[u8], ended: bool) -> Option<Cut> {
 #[cfg(test)]
 mod tests {
     use crate::Registry;
-    use crate::rewrite::graph::REPEATED_WORK;
+    use crate::read::REPEATED_WORK;
     use crate::rewrite::{RdfFormat, Rewriter};
 
     /// Declarations on two threads: each piece is sent with those before it, and a piece is

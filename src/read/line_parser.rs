@@ -2,9 +2,8 @@
 //! by both pipelines: the line pipeline for the lines its scanner is unsure of, the graph
 //! pipeline for every statement.
 
-use super::RewriteError;
+use super::{RdfFormat, ReadError};
 use crate::position::Location;
-use crate::rewrite::RdfFormat;
 use oxrdf::{GraphName, Quad, Triple};
 use oxttl::nquads::LowLevelNQuadsParser;
 use oxttl::ntriples::LowLevelNTriplesParser;
@@ -14,14 +13,14 @@ use oxttl::{NQuadsParser, NTriplesParser, TriGParser, TurtleParser, TurtleSyntax
 
 /// `$builder` (an `oxttl` parser or serializer of Turtle or TriG: they have the same builder
 /// methods, but no common trait) with each of `$prefixes`, `(name, IRI)` pairs of `String`s;
-/// returns a [`RewriteError::InvalidPrefix`] from the enclosing function for a bad one.
+/// returns a [`ReadError::InvalidPrefix`] from the enclosing function for a bad one.
 macro_rules! with_prefixes {
     ($builder:expr, $prefixes:expr) => {{
         let mut builder = $builder;
         for (name, iri) in $prefixes {
             builder = builder
                 .with_prefix(name.as_str(), iri.as_str())
-                .map_err(|error| crate::rewrite::RewriteError::InvalidPrefix {
+                .map_err(|error| crate::read::ReadError::InvalidPrefix {
                     name: name.clone(),
                     iri: iri.clone(),
                     error,
@@ -47,7 +46,7 @@ impl LineParser {
         format: RdfFormat,
         base: Option<&str>,
         prefixes: &[(String, String)],
-    ) -> Result<Option<Self>, RewriteError> {
+    ) -> Result<Option<Self>, ReadError> {
         /// Turtle's and TriG's parsers have the same builder methods, but no common trait.
         macro_rules! declare {
             ($parser:expr) => {{
@@ -69,7 +68,7 @@ impl LineParser {
     }
 
     /// A new parser of the same format that knows the prefixes and base declared so far.
-    pub(crate) fn restarted(&self) -> Result<Self, RewriteError> {
+    pub(crate) fn restarted(&self) -> Result<Self, ReadError> {
         let format = match self {
             Self::NTriples(_) => RdfFormat::NTriples,
             Self::NQuads(_) => RdfFormat::NQuads,
@@ -152,10 +151,10 @@ impl LineParser {
 }
 
 /// A base IRI the parsers refuse.
-pub(crate) fn bad_base(base: &str, error: oxiri::IriParseError) -> RewriteError {
-    RewriteError::InvalidBaseIri {
+pub(crate) fn bad_base(base: &str, error: oxiri::IriParseError) -> ReadError {
+    ReadError::InvalidBaseIri {
         iri: base.into(),
-        error: error.into(),
+        error,
     }
 }
 

@@ -16,13 +16,13 @@
 //!     ex:q [ ex:r 1 ] .           (_:n ex:r 1, line 1), (ex:a ex:q _:n, line 1)
 //! ```
 
-use super::scan::{Boundaries, starts_with_directive};
-use crate::position::{line_breaks, line_start};
-use crate::rewrite::graph::repeated_work;
-use crate::rewrite::line_parser::LineParser;
-use crate::rewrite::line_scan::{
+use super::line_parser::LineParser;
+use super::line_scan::{
     RDF_DIR_LANG_STRING, RDF_LANG_STRING, is_valid_absolute_iri, language_tag_len,
 };
+use super::repeated_work;
+use super::scan::{Boundaries, starts_with_directive};
+use crate::position::{line_breaks, line_start};
 use oxiri::Iri;
 use oxrdf::vocab::{rdf, xsd};
 use oxrdf::{BlankNode, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
@@ -885,7 +885,7 @@ mod against_oxttl {
 
     #[test]
     fn gives_what_oxttl_gives() {
-        let paths = crate::rewrite::fixture_files(&["w3c", "real", "examples", "turtle"], &["ttl"]);
+        let paths = crate::read::fixture_files(&["w3c", "real", "examples", "turtle"], &["ttl"]);
         assert!(paths.len() > 400, "{} Turtle files", paths.len());
         let mut statements = 0;
         for path in &paths {
@@ -1057,9 +1057,9 @@ mod against_oxttl {
     /// The work done again and again reading `text`, and its bound if that work grows linearly:
     /// twice its bytes, and 16 per line.
     fn repeated_work_reading(text: &str) -> (usize, usize) {
-        crate::rewrite::graph::REPEATED_WORK.with(|work| work.set(0));
+        crate::read::REPEATED_WORK.with(|work| work.set(0));
         items(text.as_bytes(), "http://base.example/", true);
-        let work = crate::rewrite::graph::REPEATED_WORK.with(std::cell::Cell::get);
+        let work = crate::read::REPEATED_WORK.with(std::cell::Cell::get);
         (work, 2 * text.len() + 16 * text.lines().count())
     }
 

@@ -1,10 +1,10 @@
 //! RDF/XML, read through `oxrdfxml` with the legacy pre-pass (`crate::rdfxml`) unless strict,
 //! each statement and error located at the XML event that completes it.
 
+use super::line_parser::bad_base;
+use super::{Declarations, Item, Notice, ReadError, Span, SyntaxError};
+use crate::position::Location;
 use crate::rdfxml::{LocatedRdfXml, XmlError};
-use crate::rewrite::graph::{Declarations, Item, Notice, Span};
-use crate::rewrite::line_parser::bad_base;
-use crate::rewrite::{Location, RewriteError, SyntaxError};
 use oxrdf::GraphName;
 use oxrdfxml::{RdfXmlParseError, RdfXmlParser};
 use std::cell::RefCell;
@@ -12,11 +12,11 @@ use std::io::BufRead;
 
 /// Reads RDF/XML through the legacy pre-pass unless `strict`, with the input location of each
 /// statement and error.
-pub(super) fn read<E: From<RewriteError>>(
+pub(super) fn read<D, E: From<ReadError>>(
     input: impl BufRead,
     base: Option<&str>,
     strict: bool,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<(), E> {
     let warnings: RefCell<Vec<(Location, String)>> = RefCell::default();
     let mut parser = RdfXmlParser::new();
@@ -35,10 +35,10 @@ pub(super) fn read<E: From<RewriteError>>(
 
 /// Hands on the statements and errors of RDF/XML, each located at the XML event that completes
 /// it, and `warnings` (filled by the legacy pre-pass as it reads) as they come.
-fn parse_rdfxml<E: From<RewriteError>>(
+fn parse_rdfxml<D, E: From<ReadError>>(
     mut triples: LocatedRdfXml<'_>,
     warnings: &RefCell<Vec<(Location, String)>>,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<(), E> {
     while let Some((result, at)) = triples.next() {
         tell_warnings(warnings, on_item)?;
@@ -46,7 +46,7 @@ fn parse_rdfxml<E: From<RewriteError>>(
             Ok(triple) => Item::Statement(triple.in_graph(GraphName::DefaultGraph)),
             Err(RdfXmlParseError::Io(e)) => match malformed_xml(&e) {
                 Some(error) => Item::Notice(Notice::SyntaxError(error)),
-                None => return Err(RewriteError::Io(e).into()),
+                None => return Err(ReadError::Io(e).into()),
             },
             Err(RdfXmlParseError::Syntax(e)) => {
                 Item::Notice(Notice::SyntaxError(SyntaxError::new(at, e.to_string())))
@@ -71,9 +71,9 @@ fn declared<'a>(
 }
 
 /// Hands the warnings gathered so far to `on_item`.
-fn tell_warnings<E: From<RewriteError>>(
+fn tell_warnings<D, E: From<ReadError>>(
     warnings: &RefCell<Vec<(Location, String)>>,
-    on_item: &mut impl FnMut(Item, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+    on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<(), E> {
     let told: Vec<_> = warnings.borrow_mut().drain(..).collect();
     told.into_iter().try_for_each(|(at, message)| {

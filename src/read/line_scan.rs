@@ -332,7 +332,7 @@ mod agreement {
 
     #[test]
     fn never_accepts_what_oxttl_rejects() {
-        let paths = crate::rewrite::fixture_files(&["w3c", "real"], &["nt", "nq"]);
+        let paths = crate::read::fixture_files(&["w3c", "real"], &["nt", "nq"]);
         let (mut fast, mut statements, mut lines) = (0, 0, 0);
         for path in &paths {
             let quads = path.extension().is_some_and(|e| e == "nq");
