@@ -55,8 +55,8 @@ for name in ("passthrough", "pidcanon"):
     print(f"| {name} | {ir / n:.0f} | {i1 / n:.1f} | {d1 / n:.1f} |")
 print()
 parts = [
-    ("parse: the fast path (pidcanon's own)", "pidcanon::rewrite::graph::turtle::Groups::read"),
-    ("parse: oxttl, fed line by line (what the fast path leaves)", "pidcanon::rewrite::graph::reader::LineParser::next"),
+    ("parse: the fast path (pidcanon's own)", "pidcanon::read::turtle::Groups::read"),
+    ("parse: oxttl, fed line by line (what the fast path leaves)", "pidcanon::read::line_parser::LineParser::next"),
     ("lines read (read_until)", "std::io::BufRead::read_until"),
     ("map a statement: labels + IRIs", "pidcanon::rewrite::graph::worker::GraphWorker::map_one"),
     ("  cache look-ups (hits and misses)", "pidcanon::rewrite::cache::Cache::lookup"),

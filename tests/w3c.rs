@@ -210,7 +210,7 @@ fn w3c_syntax_suites_through_the_library() {
     );
 }
 
-/// Turtle read on two threads (in pieces, `src/rewrite/graph/reader/parallel.rs`) gives what one gives:
+/// Turtle read on two threads (in pieces, `src/read/parallel.rs`) gives what one gives:
 /// the same bytes, or the same error.
 #[test]
 fn turtle_suite_on_two_threads_as_on_one() {
