@@ -16,7 +16,7 @@
 //! ```
 //! use pidcanon::collapse::Collector;
 //! use pidcanon::equivalence::{EquivalencesBuilder, RepresentativeOrder};
-//! use pidcanon::mapping::IriMapping;
+//! use pidcanon::equivalence::mapping::IriMapping;
 //! use pidcanon::rewrite::RdfFormat;
 //! use pidcanon::Registry;
 //!
@@ -33,15 +33,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::equivalence::literals::{LiteralRewriter, LiteralStats};
+use crate::equivalence::mapping::IriMapping;
+use crate::equivalence::pairs::Pair;
+use crate::equivalence::rename::{RenameTable, canonical_renamed};
 use crate::equivalence::{
     Equivalences, EquivalencesBuilder, Origin, RepresentativeOrder, TooManyIdentifiers,
 };
-use crate::literals::{LiteralRewriter, LiteralStats};
-use crate::mapping::IriMapping;
-use crate::pairs::Pair;
 use crate::position::{line_breaks, line_start, lines};
 use crate::read::{Checked, LineParser, ReadError, check, read_chunk, read_statements};
-use crate::rename::{RenameTable, canonical_renamed};
 use crate::rewrite::RdfFormat;
 use crate::rewrite::{Rewriter, iri_statement, unescape_iri};
 use crate::{Kind, Policy, Registry, UnknownKind};
@@ -86,7 +86,7 @@ impl From<ReadError> for Stopped {
 ///
 /// ```
 /// use pidcanon::collapse::CollapseOptions;
-/// use pidcanon::mapping::IriMapping;
+/// use pidcanon::equivalence::mapping::IriMapping;
 /// let options = CollapseOptions::default();
 /// assert_eq!(options.predicates, [IriMapping::OWL_SAME_AS]);
 /// assert_eq!(options.max_class, 1000);
@@ -366,7 +366,7 @@ impl<'r> Collector<'r> {
     /// use oxrdf::{GraphName, NamedNode, Quad};
     /// use pidcanon::collapse::Collector;
     /// use pidcanon::equivalence::{EquivalencesBuilder, RepresentativeOrder};
-    /// use pidcanon::mapping::IriMapping;
+    /// use pidcanon::equivalence::mapping::IriMapping;
     /// use pidcanon::Registry;
     /// let registry = Registry::default();
     /// let mut collector = Collector::new(

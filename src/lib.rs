@@ -39,9 +39,9 @@
 //! - [`rewrite::Rewriter::for_quads`] rewrites statements an application already holds, and
 //!   [`rewrite::Observer`] hears each rewrite, invalid identifier and syntax error.
 //! - [`collapse`] gathers classes of equivalent identifiers ([`collapse::CollapseOptions`],
-//!   [`collapse::Collector`]), [`rename::RenameTable`] renames, [`literals::LiteralRewriter`]
-//!   rewrites identifiers written as literals; all apply through
-//!   [`rewrite::Rewriter::with_mapping`] and [`rewrite::Rewriter::with_literals`].
+//!   [`collapse::Collector`]), [`equivalence::rename::RenameTable`] renames,
+//!   [`equivalence::literals::LiteralRewriter`] rewrites identifiers written as literals; all
+//!   apply through [`rewrite::Rewriter::with_mapping`] and [`rewrite::Rewriter::with_literals`].
 //! - `store` (feature `store`) normalizes a live SPARQL store in place.
 //!
 //! Features: `rdf-12` (RDF 1.2 triple terms and directional language tags; it turns on
@@ -67,16 +67,12 @@ pub mod fuzzing;
 pub mod iri;
 mod kind;
 mod language_tag;
-pub mod literals;
-pub mod mapping;
-mod pairs;
 pub mod pct;
 mod policy;
 mod position;
 #[cfg(feature = "rdfxml")]
 pub mod rdfxml;
 mod read;
-pub mod rename;
 pub mod rewrite;
 pub mod scheme;
 #[cfg(feature = "store")]

@@ -46,16 +46,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "src/fuzzing.rs",
         ],
     ),
-    (
-        "equivalence",
-        &[
-            "src/pairs.rs",
-            "src/rename.rs",
-            "src/equivalence.rs",
-            "src/mapping.rs",
-            "src/literals.rs",
-        ],
-    ),
+    ("equivalence", &["src/equivalence/"]),
     ("rewrite", &["src/rewrite/", "src/collapse.rs"]),
     ("targets", &["src/store/"]),
     ("command line", &["src/cli/", "src/main.rs"]),

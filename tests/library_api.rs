@@ -62,8 +62,8 @@ fn a_handle_parses_back_what_it_displays() {
 #[test]
 fn a_quad_is_mapped_as_a_session_maps_it() {
     use oxrdf::{GraphNameRef, NamedNodeRef, QuadRef};
-    use pidcanon::mapping::IriMapping;
-    use pidcanon::rename::RenameTable;
+    use pidcanon::equivalence::mapping::IriMapping;
+    use pidcanon::equivalence::rename::RenameTable;
     let registry = Registry::default();
     let table = RenameTable::read(&b"info:fedora/demo:1\thttp://e/new\n"[..], &registry)
         .expect("readable")

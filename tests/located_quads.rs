@@ -6,8 +6,8 @@
 use oxrdf::vocab::xsd;
 use oxrdf::{BlankNode, GraphName, Literal, NamedNode, Quad, Term};
 use pidcanon::collapse::CollapseOptions;
+use pidcanon::equivalence::literals::{LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::foxml::{FoxmlObject, FoxmlOptions};
-use pidcanon::literals::{LiteralOptions, LiteralRewriter, Predicates};
 use pidcanon::rewrite::{Location, Observer, RdfFormat, Report, Rewriter};
 use pidcanon::{IdError, Kind, Registry};
 use std::path::Path;

@@ -401,8 +401,8 @@ const COLLAPSE_PREDICATES: [&str; 4] = [
 /// The N-Triples output of `--collapse` (`owl:sameAs`) on `text`, or of a plain rewrite.
 fn collapsed(text: &str, collapse: bool) -> String {
     use pidcanon::collapse::Collector;
+    use pidcanon::equivalence::mapping::IriMapping;
     use pidcanon::equivalence::{EquivalencesBuilder, RepresentativeOrder};
-    use pidcanon::mapping::IriMapping;
     let mut rewriter = Rewriter::new(Registry::default()).with_format(RdfFormat::NTriples);
     if collapse {
         let registry = Registry::default();

@@ -3,7 +3,7 @@
 
 use crate::errors::{id_error, invalid_identifier, value_error};
 use crate::policy::{PyPolicy, py_repr, registry_of};
-use pidcanon::mapping::IriMapping;
+use pidcanon::equivalence::mapping::IriMapping;
 use pidcanon::{Canonical, IdError, Kind, Registry};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;

@@ -2,8 +2,8 @@
 
 use super::terms::map_quad;
 use super::{Location, RdfFormat, RewriteError};
-use crate::literals::LiteralRewriter;
-use crate::mapping::IriMapping;
+use crate::equivalence::literals::LiteralRewriter;
+use crate::equivalence::mapping::IriMapping;
 use crate::{IdError, Registry};
 use oxrdf::{Quad, QuadRef};
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! adapters. Fixed size: memory stays constant. A cache with an [`IriMapping`] keeps the mapped
 //! IRI (renamed, collapsed), so that mapping costs nothing more per occurrence than the lookup.
 
-use crate::mapping::IriMapping;
+use crate::equivalence::mapping::IriMapping;
 use crate::{Canonical, IdError, Kind, Registry};
 use std::borrow::Cow;
 use std::sync::Arc;

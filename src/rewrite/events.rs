@@ -47,12 +47,12 @@ pub(crate) struct Found {
     /// Reflexive equivalence statements dropped.
     pub(crate) dropped: u64,
     /// Identifier literals, per predicate.
-    pub(crate) literals: crate::literals::LiteralStats,
+    pub(crate) literals: crate::equivalence::literals::LiteralStats,
     /// Statements of trusty nanopublications left as they are.
     pub(crate) signed_statements_kept: u64,
     /// The class members named by equivalence statements, to link from their representatives
     /// at the end (`--collapse`).
-    pub(crate) links: crate::mapping::EquivalenceLinks,
+    pub(crate) links: crate::equivalence::mapping::EquivalenceLinks,
 }
 
 impl Found {

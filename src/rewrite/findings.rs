@@ -8,7 +8,7 @@ use super::events::{Event, Found, Needs};
 use super::fingerprint::Fingerprint;
 use super::{Location, Observer, Recovery, Report, RewriteError, Rewriter, SyntaxError};
 use crate::Kind;
-use crate::mapping::EquivalenceLinks;
+use crate::equivalence::mapping::EquivalenceLinks;
 use std::collections::HashSet;
 use std::io::{self, Write};
 use std::ops::Range;

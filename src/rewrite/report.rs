@@ -135,7 +135,7 @@ pub struct Report {
     pub bytes_read: u64,
     /// Equivalence statements dropped because both sides became one IRI, a class's
     /// representative or one in no class
-    /// ([`IriMapping::drop_reflexive`](crate::mapping::IriMapping::drop_reflexive)).
+    /// ([`IriMapping::drop_reflexive`](crate::equivalence::mapping::IriMapping::drop_reflexive)).
     pub reflexive_dropped: u64,
     /// Equivalence statements between members of one collapsed class, not written where they
     /// stood: their members are linked from the representative instead (`--collapse`).
@@ -145,7 +145,7 @@ pub struct Report {
     pub equivalence_links_written: u64,
     /// Identifier literals found, rewritten and invalid, per predicate
     /// ([`with_literals`](super::Rewriter::with_literals)).
-    pub literals: crate::literals::LiteralStats,
+    pub literals: crate::equivalence::literals::LiteralStats,
 }
 
 impl Report {
@@ -163,7 +163,7 @@ impl Report {
     }
 
     /// Adds the counts of identifier literals.
-    pub(crate) fn count_literals(&mut self, literals: &crate::literals::LiteralStats) {
+    pub(crate) fn count_literals(&mut self, literals: &crate::equivalence::literals::LiteralStats) {
         for (predicate, n) in literals {
             let count = self.literals.entry(predicate.clone()).or_default();
             count.recognized += n.recognized;

@@ -14,8 +14,8 @@
 use super::sparql::{Sparql, iri};
 use super::{Normalizer, Observer, Run, StoreError};
 use crate::collapse::CollapseOptions;
-use crate::mapping::{EquivalenceStatement, IriMapping};
-use crate::pairs::Pair;
+use crate::equivalence::mapping::{EquivalenceStatement, IriMapping};
+use crate::equivalence::pairs::Pair;
 use oxrdf::{GraphName, NamedNode, Quad};
 use std::borrow::Cow;
 use std::collections::BTreeSet;

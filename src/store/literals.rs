@@ -13,13 +13,13 @@
 
 use super::sparql::{Sparql, iri};
 use super::{Run, StoreError};
-use crate::literals::{LiteralEvent, LiteralStats, Predicates, SCHEME_PREDICATES};
+use crate::equivalence::literals::{LiteralEvent, LiteralStats, Predicates, SCHEME_PREDICATES};
 use oxrdf::{BlankNode, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
 /// The predicates whose bare literals are read by the scheme another statement of their node
-/// names (as [`crate::literals`] reads them).
+/// names (as [`crate::equivalence::literals`] reads them).
 const NODE_HINTED: [&str; 3] = [
     "http://schema.org/value",
     "https://schema.org/value",

@@ -36,10 +36,10 @@ pub use sparql::Graphs;
 
 use crate::collapse::CollapseOptions;
 use crate::equivalence::Equivalences;
-use crate::literals::LiteralRewriter;
-use crate::mapping::IriMapping;
-use crate::pairs::Pair;
-use crate::rename::RenameTable;
+use crate::equivalence::literals::LiteralRewriter;
+use crate::equivalence::mapping::IriMapping;
+use crate::equivalence::pairs::Pair;
+use crate::equivalence::rename::RenameTable;
 use crate::{Canonical, Kind, Registry};
 use sparql::{Page, Replacement, Sparql, iri};
 use std::borrow::Cow;
@@ -313,7 +313,7 @@ impl Normalizer {
     /// Collapses the classes of equivalent IRIs onto one representative each, as `pidcanon
     /// rewrite --collapse` does: the classes of the equivalence statements in scope (of
     /// `options.predicates`) and of `pairs` (pairs given beforehand, one list per file, as
-    /// [`read_pairs`](crate::pairs::read_pairs) reads them), after canonicalizing and renaming.
+    /// [`read_pairs`](crate::equivalence::pairs::read_pairs) reads them), after canonicalizing and renaming.
     /// Each equivalence statement within a class becomes the links from the representative to
     /// the members it names (see docs/equivalence.md), and every member is rewritten to the
     /// representative elsewhere. A run whose classes are larger than `options.max_class` fails

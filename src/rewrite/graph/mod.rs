@@ -14,7 +14,7 @@ use super::events::Found;
 use super::findings::Findings;
 use super::fingerprint::Fingerprints;
 use super::{Location, RewriteError, Rewriter};
-use crate::mapping::{EquivalenceLinks, IriMapping, Link};
+use crate::equivalence::mapping::{EquivalenceLinks, IriMapping, Link};
 use crate::read::{Declarations, Item, Notice, Reader, Span, spawn_worker};
 use oxrdf::{BlankNode, GraphName, NamedNode, Quad};
 use pieces::PieceCanonicalizer;

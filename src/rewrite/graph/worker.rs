@@ -3,7 +3,7 @@
 //! on every run.
 
 use crate::equivalence::Member;
-use crate::literals::LiteralEvent;
+use crate::equivalence::literals::LiteralEvent;
 use crate::position::{is_line_end, line_breaks, line_start};
 use crate::read::{Declarations, Span, Statements};
 use crate::rewrite::blank_nodes::DocumentScope;

@@ -12,7 +12,7 @@ use super::blank_nodes::DocumentScope;
 use super::findings::{Findings, Placement};
 use super::fingerprint::insert_prefix;
 use super::graph::GraphOutput;
-use crate::mapping::{EquivalenceLinks, IriMapping};
+use crate::equivalence::mapping::{EquivalenceLinks, IriMapping};
 use crate::read::{read_chunk, spawn_worker};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};

@@ -1,7 +1,7 @@
 //! A line worker: turns a chunk of N-Triples / N-Quads lines into its output bytes and what it
 //! found, in line order. Lines are counted from 1 in the chunk.
 
-use crate::mapping::{EquivalenceLinks, EquivalenceStatement};
+use crate::equivalence::mapping::{EquivalenceLinks, EquivalenceStatement};
 use crate::position::lines;
 use crate::read::{Checked, check};
 use crate::read::{LineParser, error_location};

@@ -8,8 +8,8 @@
 //!
 //! ```
 //! use pidcanon::equivalence::{EquivalencesBuilder, Origin, RepresentativeOrder};
-//! use pidcanon::mapping::{EquivalenceStatement, IriMapping};
-//! use pidcanon::rename::RenameTable;
+//! use pidcanon::equivalence::mapping::{EquivalenceStatement, IriMapping};
+//! use pidcanon::equivalence::rename::RenameTable;
 //! use pidcanon::{Kind, Registry};
 //!
 //! let rename = RenameTable::read("http://old/1\thttp://new/1\n".as_bytes(), &Registry::default())?.unwrap();
@@ -30,10 +30,12 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-pub use crate::pairs::{Pair, PairFileError, PairProblem, pairs_of, read_pairs, read_pairs_file};
+pub use crate::equivalence::pairs::{
+    Pair, PairFileError, PairProblem, pairs_of, read_pairs, read_pairs_file,
+};
 
+use crate::equivalence::rename::{RenameTable, canonical_renamed};
 use crate::equivalence::{Equivalences, Member};
-use crate::rename::{RenameTable, canonical_renamed};
 use crate::{IdError, Kind, Registry};
 use hashbrown::HashTable;
 use std::borrow::Cow;
@@ -198,7 +200,7 @@ impl IriMapping {
     /// finds it invalid (a rewrite leaves it as it is).
     ///
     /// ```
-    /// use pidcanon::{mapping::IriMapping, rename::RenameTable, Kind, Registry};
+    /// use pidcanon::{equivalence::mapping::IriMapping, equivalence::rename::RenameTable, Kind, Registry};
     /// let registry = Registry::default();
     /// let table = RenameTable::from_iris([("info:fedora/demo:1", "http://e/new")], &registry).unwrap();
     /// let mapping = IriMapping::new().with_rename(table);
@@ -226,7 +228,7 @@ impl IriMapping {
     /// other).
     ///
     /// ```
-    /// use pidcanon::{mapping::IriMapping, Registry};
+    /// use pidcanon::{equivalence::mapping::IriMapping, Registry};
     /// let mapping = IriMapping::new();
     /// let registry = Registry::default();
     /// assert_eq!(mapping.equivalence_side(&registry, "hdl://10013/x").as_deref(), Some("hdl:10013/x"));

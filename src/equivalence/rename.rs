@@ -1,13 +1,13 @@
 //! [`RenameTable`]: directed renaming (`--rename FILE`) for migrations — every occurrence of an
 //! old IRI, in any position, becomes its new IRI.
 //!
-//! The table is read from `old<TAB>new` lines ([`crate::mapping::read_pairs`]); both sides are
+//! The table is read from `old<TAB>new` lines ([`crate::equivalence::mapping::read_pairs`]); both sides are
 //! canonicalized first, so any spelling of an old identifier is renamed. The table must be a function that is
 //! applied once: an old IRI with two different targets, a target that is itself renamed (a chain
 //! `a→b`, `b→c`, or a cycle) are all reported, with their line numbers, and the table is refused.
 //!
 //! ```
-//! use pidcanon::{rename::RenameTable, Registry};
+//! use pidcanon::{equivalence::rename::RenameTable, Registry};
 //! let table = "info:fedora/test:collectionPid\thttps://repo.example/collections/1\n";
 //! let rename = RenameTable::read(table.as_bytes(), &Registry::default())?.unwrap();
 //! assert_eq!(
@@ -20,7 +20,9 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-use crate::pairs::{Pair, PairFileError, PairProblem, pairs_of, read_file, read_pairs};
+use crate::equivalence::pairs::{
+    Pair, PairFileError, PairProblem, pairs_of, read_file, read_pairs,
+};
 use crate::{IdError, Kind, Registry};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -61,7 +63,7 @@ impl RenameTable {
     /// errors.
     ///
     /// ```
-    /// use pidcanon::{rename::RenameTable, Registry};
+    /// use pidcanon::{equivalence::rename::RenameTable, Registry};
     /// let path = std::env::temp_dir().join("pidcanon-doctest-rename.tsv");
     /// std::fs::write(&path, "http://e/a\thttp://e/b\nhttp://e/a\thttp://e/c\n")?;
     /// let error = RenameTable::read_file(&path, &Registry::default()).unwrap_err();
@@ -76,12 +78,12 @@ impl RenameTable {
     /// identifier); the problems (numbered from 1 by pair), or the table.
     ///
     /// ```
-    /// use pidcanon::{rename::RenameTable, Registry};
+    /// use pidcanon::{equivalence::rename::RenameTable, Registry};
     /// let table = RenameTable::from_iris([("info:fedora/demo%3a1", "http://e/new")], &Registry::default())?;
     /// assert_eq!(table.target("info:fedora/demo:1"), Some("http://e/new"));
     /// let cycle = RenameTable::from_iris([("http://e/a", "http://e/b"), ("http://e/b", "http://e/a")], &Registry::default());
     /// assert!(cycle.unwrap_err()[0].message.contains("a cycle"));
-    /// # Ok::<(), Vec<pidcanon::mapping::PairProblem>>(())
+    /// # Ok::<(), Vec<pidcanon::equivalence::mapping::PairProblem>>(())
     /// ```
     pub fn from_iris<'a>(
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
@@ -194,7 +196,7 @@ impl RenameTable {
 /// identifier. Allocates only for a rewrite.
 ///
 /// ```
-/// use pidcanon::rename::{RenameTable, canonical_renamed};
+/// use pidcanon::equivalence::rename::{RenameTable, canonical_renamed};
 /// use pidcanon::{Kind, Registry};
 /// let registry = Registry::default();
 /// let table = RenameTable::read("hdl:10013/old\thttp://new/1\n".as_bytes(), &registry)?.unwrap();

@@ -70,7 +70,7 @@ fn problem_lines(path: &Path, problems: &[PairProblem]) -> String {
 /// Reads every pair of the file at `path` ([`read_pairs`]), with the path in its errors.
 ///
 /// ```
-/// use pidcanon::{mapping::{read_pairs_file, PairFileError}, Registry};
+/// use pidcanon::{equivalence::mapping::{read_pairs_file, PairFileError}, Registry};
 /// let path = std::env::temp_dir().join("pidcanon-doctest-pairs.tsv");
 /// std::fs::write(&path, "http://e/a\thttp://e/b\nnot a pair\n")?;
 /// let error = read_pairs_file(&path, &Registry::default()).unwrap_err();
@@ -104,7 +104,7 @@ pub(crate) fn read_file<T>(
 /// the place of lines; the problems of every bad pair, or the pairs.
 ///
 /// ```
-/// use pidcanon::{mapping::pairs_of, Registry};
+/// use pidcanon::{equivalence::mapping::pairs_of, Registry};
 /// let pairs = pairs_of([("info:fedora/demo%3a1", "https://repo.example/obj/1")], &Registry::default()).unwrap();
 /// assert_eq!(pairs[0].left.0, "info:fedora/demo:1");
 /// let problems = pairs_of([("info:fedora/x", "http://e/")], &Registry::default()).unwrap_err();
@@ -147,7 +147,7 @@ fn pair(registry: &Registry, line: u64, left: &str, right: &str) -> Result<Pair,
 /// Reads every pair of `input`; the problems of every bad line, or the pairs.
 ///
 /// ```
-/// use pidcanon::{mapping::read_pairs, Registry};
+/// use pidcanon::{equivalence::mapping::read_pairs, Registry};
 /// let text = "# old\tnew\ninfo:fedora/demo%3a1\thttps://repo.example/obj/1\n";
 /// let pairs = read_pairs(text.as_bytes(), &Registry::default()).unwrap().unwrap();
 /// assert_eq!(pairs[0].left.0, "info:fedora/demo:1");

@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use oxrdf::{GraphName, Literal, NamedNode, Quad};
-//! use pidcanon::literals::{LiteralOptions, LiteralRewriter};
+//! use pidcanon::equivalence::literals::{LiteralOptions, LiteralRewriter};
 //! use pidcanon::Registry;
 //!
 //! let rewriter = LiteralRewriter::new(LiteralOptions::default());
@@ -119,7 +119,7 @@ impl Predicates {
     /// by commas, as IRIs or with a prefix of [`PREFIXES`].
     ///
     /// ```
-    /// use pidcanon::literals::Predicates;
+    /// use pidcanon::equivalence::literals::Predicates;
     /// assert_eq!(Predicates::parse("all").unwrap(), Predicates::All);
     /// let Predicates::Only(list) = Predicates::parse("bibo:doi,http://x.example/id").unwrap() else {
     ///     panic!()
