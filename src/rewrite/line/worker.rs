@@ -47,8 +47,9 @@ pub(crate) struct LineWorker<'r> {
     /// Canonicalizes and renames without collapsing: the other side of an equivalence
     /// statement.
     uncollapsed: Cache,
-    /// `<P>` for each equivalence predicate P: the lines that may be equivalence statements.
-    equivalence: Vec<Finder<'static>>,
+    /// Each equivalence predicate P: a statement with an IRI written as P may be an
+    /// equivalence statement.
+    equivalence: Vec<Box<[u8]>>,
     /// The graph name of an equivalence statement, as N-Quads writes it.
     graph: String,
     /// The blank node labels of the input being rewritten.
@@ -66,10 +67,8 @@ impl<'r> LineWorker<'r> {
             scratch: String::new(),
             uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
             equivalence: rewriter.mapping.as_ref().map_or(Vec::new(), |m| {
-                m.equivalence_predicates()
-                    .iter()
-                    .map(|p| Finder::new(format!("<{p}>").as_bytes()).into_owned())
-                    .collect()
+                let predicates = m.equivalence_predicates().iter();
+                predicates.map(|p| p.as_bytes().into()).collect()
             }),
             graph: String::new(),
             document: DocumentScope::default(),
@@ -172,7 +171,8 @@ impl<'r> LineWorker<'r> {
             Checked::Statement(spans) => {
                 result.statements += 1;
                 let start = result.output.len();
-                let equivalence = self.equivalence(line, &mut result.found.links);
+                let links = &mut result.found.links;
+                let equivalence = self.equivalence(line, spans.iter(), links);
                 self.splice_statement(line, line_text, spans.iter(), equivalence, result);
                 self.note_statement(start, result);
             }
@@ -228,7 +228,7 @@ impl<'r> LineWorker<'r> {
         }
         result.statements += statements;
         let start = result.output.len();
-        let equivalence = self.equivalence(line, &mut result.found.links);
+        let equivalence = self.equivalence(line, term_iris(line), &mut result.found.links);
         self.splice_statement(line, None, term_iris(line), equivalence, result);
         self.note_statement(start, result);
     }
@@ -260,9 +260,16 @@ impl<'r> LineWorker<'r> {
 
     /// For a line `<s> <P> <o> …` whose predicate P asserts an equivalence (`--collapse`): what
     /// becomes of it, its class members recorded in `links`; `None` for any other line. The
-    /// line must be a valid statement.
-    fn equivalence(&mut self, line: &[u8], links: &mut EquivalenceLinks) -> Option<Equivalence> {
-        if !self.equivalence.iter().any(|f| f.find(line).is_some()) {
+    /// line must be a valid statement, with its IRIs at `iris`.
+    fn equivalence(
+        &mut self,
+        line: &[u8],
+        mut iris: impl Iterator<Item = Range<usize>>,
+        links: &mut EquivalenceLinks,
+    ) -> Option<Equivalence> {
+        // Most statements are not equivalences: their IRIs are compared with the predicates
+        // as written, before anything else is looked at.
+        if !iris.any(|iri| self.equivalence.iter().any(|p| **p == line[iri.clone()])) {
             return None;
         }
         let mapping = self.rewriter.mapping.as_deref()?;
