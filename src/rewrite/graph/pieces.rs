@@ -1,12 +1,11 @@
 //! Turtle canonicalized on the threads that parse it ([`PieceWork`]): each parsing thread has
 //! a worker of its own, which canonicalizes a piece's statements as they are parsed and, to
-//! N-Triples or N-Quads without `--dedup`, writes them as lines ([`WrittenLines`]), so that
-//! only bytes travel on (TTL→NT on two threads, `benches/compare.sh`: CPU time 1.57 → 1.33 of
-//! the pass-through's, peak RSS 100 → 53 MB); otherwise the statements travel, and come back
-//! to be freed where they were allocated ([`Home`]).
+//! N-Triples or N-Quads without `--dedup`, writes them as lines
+//! ([`WrittenLines`](super::worker::WrittenLines)), so that only bytes travel on (TTL→NT on
+//! two threads, `benches/compare.sh`: CPU time 1.57 → 1.33 of the pass-through's, peak RSS
+//! 100 → 53 MB); otherwise the statements travel, and come back to be freed where they were
+//! allocated ([`Home`]).
 
-#[cfg(doc)]
-use super::worker::WrittenLines;
 use super::worker::{GraphBatch, GraphWorker, mark_made_up};
 use crate::read::{Declarations, PieceWork, Span};
 use crate::rewrite::Rewriter;
@@ -21,8 +20,6 @@ pub(crate) struct PieceCanonicalizer<'r> {
     home: Home,
     /// What was found in the piece so far.
     found: Found,
-    /// The statements of the piece so far.
-    read: u64,
     /// Whether the declarations before the input's first statement were unknown at the
     /// piece's start (that statement may be in it).
     input_first: bool,
@@ -34,7 +31,6 @@ impl<'r> PieceCanonicalizer<'r> {
             worker: GraphWorker::new(rewriter, needs, document),
             home: Home::new(),
             found: Found::default(),
-            read: 0,
             input_first: false,
         }
     }
@@ -55,7 +51,6 @@ impl PieceWork for PieceCanonicalizer<'_> {
         self.input_first = first.is_none();
         self.worker.start_piece(first.unwrap_or_default());
         self.found = Found::default();
-        self.read = 0;
         batch
     }
 
@@ -66,8 +61,8 @@ impl PieceWork for PieceCanonicalizer<'_> {
         span: Span<'_>,
         declarations: &dyn Fn() -> Declarations,
     ) {
-        self.read += 1;
-        if self.read == 1 {
+        if batch.declarations.is_none() {
+            // The piece's first statement.
             batch.declarations = Some(declarations());
             if self.input_first {
                 // The input's first statement: IRIs are found with the declarations before it.
