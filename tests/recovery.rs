@@ -504,3 +504,17 @@ fn legacy_rdfxml_is_located_in_the_input_not_in_the_corrected_document() {
         expected.map(|(l, i)| (l.to_owned(), i.to_owned()))
     );
 }
+
+/// A brace in a string over several lines opens no graph block: read again after an error,
+/// the statements stay in the graph they are in (a scan of its own, line by line, took the
+/// string's `<http://g/1> {` for a block and moved the statement after the error into it).
+#[test]
+fn trig_recovery_is_not_misled_by_a_brace_in_a_long_string() {
+    let input = "<http://ex/s> <http://ex/p> \"\"\"x\n<http://g/1> { y\n\"\"\" .\n<http://ex/s> <http://ex/p> <http://ex/a b> .\n<http://ex/d> <http://ex/p> <http://ex/o> .\n";
+    let (out, heard) = rewrite(input, RdfFormat::TriG, RdfFormat::NQuads, 1);
+    assert_eq!(
+        out,
+        "<http://ex/s> <http://ex/p> \"x\\n<http://g/1> { y\\n\" .\n<http://ex/d> <http://ex/p> <http://ex/o> .\n"
+    );
+    assert_eq!(heard.syntax.len(), 1, "{:?}", heard.syntax);
+}

@@ -1,16 +1,38 @@
 //! [`GraphTracker`]: which TriG graph block a text read line by line is in.
 
+use super::scan::{Lexeme, Scanner};
 use std::rc::Rc;
 
-/// Which TriG graph block the text read so far is in, from a light scan of its tokens (IRIs,
-/// strings and comments are skipped; the term before a `{` is its label). A block labelled
-/// `[]` or a default-graph block `{ … }` has no label to open again.
-#[derive(Default)]
+/// Which TriG graph block the text read so far is in, from the light scan's lexemes
+/// ([`Scanner::lex`]: strings, also those over several lines, and comments are passed over; the
+/// term before a `{` is its label). A block labelled `[]` or a default-graph block `{ … }` has
+/// no label to open again.
 pub(super) struct GraphTracker {
     /// The label of the open block, if one is open.
     open: Option<Rc<str>>,
     /// The last term read since the last `.`, `{` or `}` (a candidate label).
-    last_term: String,
+    last_term: Vec<u8>,
+    /// The name or keyword being read.
+    word: Vec<u8>,
+    scanner: Scanner,
+    /// The text fed and not yet passed over: from the start of an IRI not ended, or of a
+    /// token the scan needs more text to tell.
+    text: Vec<u8>,
+    /// Where in `text` the IRI being read starts.
+    iri_start: Option<usize>,
+}
+
+impl Default for GraphTracker {
+    fn default() -> Self {
+        Self {
+            open: None,
+            last_term: Vec::new(),
+            word: Vec::new(),
+            scanner: Scanner::lexer(),
+            text: Vec::new(),
+            iri_start: None,
+        }
+    }
 }
 
 impl GraphTracker {
@@ -19,7 +41,7 @@ impl GraphTracker {
     pub(super) fn in_block(label: Rc<str>) -> Self {
         Self {
             open: Some(label),
-            last_term: String::new(),
+            ..Self::default()
         }
     }
 
@@ -30,52 +52,128 @@ impl GraphTracker {
             .filter(|label| !label.is_empty() && !label.starts_with('['))
     }
 
+    /// Follows the next line of the text. Where the scan loses track (the text cannot be
+    /// TriG there), the rest of the line is passed over, and the next starts a new scan.
     pub(super) fn scan(&mut self, line: &[u8]) {
-        let mut at = 0;
-        while let Some(&byte) = line.get(at) {
-            match byte {
-                b'#' => return,
-                b'<' => {
-                    let end = memchr::memchr(b'>', &line[at..]).map_or(line.len(), |e| at + e + 1);
-                    self.last_term = String::from_utf8_lossy(&line[at..end]).into_owned();
-                    at = end;
-                }
-                b'"' | b'\'' => {
-                    at += 1;
-                    while let Some(&b) = line.get(at) {
-                        at += if b == b'\\' { 2 } else { 1 };
-                        if b == byte {
-                            break;
-                        }
+        if self.scanner.lost {
+            self.scanner = Scanner::lexer();
+            self.text.clear();
+            self.iri_start = None;
+        }
+        self.text.extend_from_slice(line);
+        while let Some((range, lexeme)) = self.scanner.lex(&self.text) {
+            match lexeme {
+                Lexeme::Code => {
+                    for at in range {
+                        self.code(self.text[at]);
                     }
+                }
+                Lexeme::Iri => {
+                    self.end_word();
+                    let start = *self.iri_start.get_or_insert(range.start);
+                    if self.text[range.end - 1] == b'>' {
+                        self.last_term.clear();
+                        self.last_term
+                            .extend_from_slice(&self.text[start..range.end]);
+                        self.iri_start = None;
+                    }
+                }
+                Lexeme::String => {
+                    self.end_word();
                     self.last_term.clear();
                 }
-                b'{' => {
-                    if self.open.is_none() {
-                        self.open = Some(std::mem::take(&mut self.last_term).into());
-                    }
-                    at += 1;
-                }
-                b'}' | b'.' => {
-                    if byte == b'}' {
-                        self.open = None;
-                    }
-                    self.last_term.clear();
-                    at += 1;
-                }
-                b if b.is_ascii_whitespace() => at += 1,
-                _ => {
-                    let end = line[at..]
-                        .iter()
-                        .position(|b| b.is_ascii_whitespace() || b"{}<\"'#".contains(b))
-                        .map_or(line.len(), |e| at + e);
-                    let term = String::from_utf8_lossy(&line[at..end]);
-                    if !term.eq_ignore_ascii_case("graph") {
-                        self.last_term = term.into_owned();
-                    }
-                    at = end.max(at + 1);
-                }
+                Lexeme::Comment => self.end_word(),
             }
         }
+        let keep = self.iri_start.unwrap_or(self.scanner.scanned());
+        self.text.drain(..keep);
+        self.scanner.cut_at(keep);
+        self.iri_start = self.iri_start.map(|start| start - keep);
+    }
+
+    /// Follows a byte of code (outside IRIs, strings and comments).
+    fn code(&mut self, byte: u8) {
+        match byte {
+            b'{' => {
+                self.end_word();
+                if self.open.is_none() {
+                    self.open = Some(String::from_utf8_lossy(&self.last_term).into());
+                    self.last_term.clear();
+                }
+            }
+            b'}' => {
+                self.end_word();
+                self.open = None;
+                self.last_term.clear();
+            }
+            b'.' if self.word.is_empty() => self.last_term.clear(),
+            b if b.is_ascii_whitespace() => self.end_word(),
+            _ => self.word.push(byte),
+        }
+    }
+
+    /// The name or keyword being read ends: it is the last term, unless it is `GRAPH`.
+    fn end_word(&mut self) {
+        if !self.word.is_empty() && !self.word.eq_ignore_ascii_case(b"graph") {
+            std::mem::swap(&mut self.last_term, &mut self.word);
+        }
+        self.word.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GraphTracker;
+
+    /// The block open after each line of `text`.
+    fn blocks(text: &str) -> Vec<Option<String>> {
+        let mut tracker = GraphTracker::default();
+        text.split_inclusive('\n')
+            .map(|line| {
+                tracker.scan(line.as_bytes());
+                tracker.open_block().map(|label| label.to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_block_is_labelled_by_the_term_before_its_brace() {
+        let some = |label: &str| Some(label.to_owned());
+        assert_eq!(
+            blocks("<http://g/1> {\n<a> <b> <c> .\n}\nGRAPH ex:g {\n<a> <b> <c> . }\n"),
+            [
+                some("<http://g/1>"),
+                some("<http://g/1>"),
+                None,
+                some("ex:g"),
+                None
+            ]
+        );
+        assert_eq!(blocks("ex:g.x {\n"), [some("ex:g.x")]);
+        assert_eq!(blocks("{ <a> <b> <c> .\n[] {\n"), [None, None]);
+    }
+
+    /// Braces in strings, over several lines too, and in comments open no block.
+    #[test]
+    fn braces_in_strings_and_comments_are_not_blocks() {
+        let text = "<a> <b> \"\"\"x\n<g> { y\n\"\"\" . # <h> {\n<c> <d> '{' .\n";
+        assert_eq!(blocks(text), [None, None, None, None]);
+        let text = "<g> { <a> <b> \"\"\"}\n\"\"\" .\n";
+        assert_eq!(
+            blocks(text),
+            [Some("<g>".to_owned()), Some("<g>".to_owned())]
+        );
+    }
+
+    /// Read again from within a block after an error, its closing brace closes it.
+    #[test]
+    fn a_tracker_started_in_a_block_is_closed_by_its_brace() {
+        let mut tracker = GraphTracker::in_block("<g>".into());
+        tracker.scan(b"<a> <b> <c> .\n");
+        assert_eq!(tracker.open_block().as_deref(), Some("<g>"));
+        tracker.scan(b"}\n");
+        assert_eq!(tracker.open_block(), None);
+        tracker.scan(b"<h> {\n");
+        assert_eq!(tracker.open_block().as_deref(), Some("<h>"));
     }
 }

@@ -2,7 +2,9 @@
 //! comments, escapes and brackets without parsing: where a text read on several threads is cut
 //! into pieces ([`super::parallel`]), which lines of the fast path's input end a statement
 //! ([`Boundaries`]), and where a bad statement ends for `--lenient` to start again after it
-//! ([`StatementEnds`], [`ends_one_statement`]). A line break is what `crate::position` says it
+//! ([`StatementEnds`], [`ends_one_statement`]); and what is an IRI, a string or a comment, for
+//! the TriG graph blocks a text read line by line is in ([`Scanner::lex`],
+//! [`super::graph_blocks`]). A line break is what `crate::position` says it
 //! is (`\n`, `\r\n`, or a `\r` alone).
 //!
 //! The scan only guesses: every reader that uses it checks its guesses against what the parsers
@@ -387,6 +389,59 @@ impl Scanner {
     }
 }
 
+/// What a step of the scan took ([`Scanner::lex`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Lexeme {
+    /// Text outside IRIs, strings and comments: names, keywords, numbers, punctuation, spaces.
+    Code,
+    /// Bytes of an IRI, its `<` and `>` included.
+    Iri,
+    /// Bytes of a string, its quotes included.
+    String,
+    /// Bytes of a comment, its `#` and the line break that ends it included.
+    Comment,
+}
+
+impl Scanner {
+    /// A scanner that tells what each step of a text took ([`Scanner::lex`]), and keeps track
+    /// past a closing bracket it never saw opened (a text read from within a TriG graph block).
+    pub(super) fn lexer() -> Self {
+        Self {
+            every_end: true,
+            ..Self::default()
+        }
+    }
+
+    /// Scans the next step of `buffer` (text fed so far, not the input's end): the bytes it
+    /// took and what they are; `None` when the buffer is scanned, more of it is needed to tell,
+    /// or the scan lost track (the text cannot be Turtle here).
+    ///
+    /// ```text
+    /// <g> { "a{" # b{↵    <g>: Iri, " { ": Code, "a{": String, " ": Code, # b{↵: Comment
+    /// ```
+    pub(super) fn lex(&mut self, buffer: &[u8]) -> Option<(std::ops::Range<usize>, Lexeme)> {
+        if self.lost || self.at >= buffer.len() {
+            return None;
+        }
+        let before = self.state;
+        let start = self.at;
+        self.at += self.step(buffer, false)?;
+        let lexeme = match (before, self.state) {
+            (State::Iri, _) | (_, State::Iri) => Lexeme::Iri,
+            (State::String { .. }, _) | (_, State::String { .. }) => Lexeme::String,
+            (State::Comment | State::AfterDotComment, _)
+            | (_, State::Comment | State::AfterDotComment) => Lexeme::Comment,
+            _ => Lexeme::Code,
+        };
+        Some((start..self.at, lexeme))
+    }
+
+    /// How far the text has been scanned.
+    pub(super) fn scanned(&self) -> usize {
+        self.at
+    }
+}
+
 /// Follows Turtle text fed line by line from a statement boundary, and tells when it is at
 /// one again (as far as the light scan can tell: `oxttl` has the last word on the statements).
 #[derive(Default)]
@@ -614,7 +669,7 @@ fn peek(rest: &[u8], n: usize, ended: bool) -> Option<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Scanner, ends_one_statement, starts_with_directive};
+    use super::{Lexeme, Scanner, ends_one_statement, starts_with_directive};
 
     const DIRECTIVES: [&str; 10] = [
         "@prefix ex: <http://e/> .",
@@ -671,6 +726,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn lexemes_tell_iris_strings_and_comments_from_code() {
+        let text = "<g> { \"a{\" # b{\n'''{\n}''' ex:a.b <h\\u0020> .\n";
+        let mut scanner = Scanner::lexer();
+        let mut lexemes: Vec<(String, Lexeme)> = Vec::new();
+        while let Some((range, lexeme)) = scanner.lex(text.as_bytes()) {
+            match lexemes.last_mut() {
+                Some((run, last)) if *last == lexeme => run.push_str(&text[range]),
+                _ => lexemes.push((text[range].to_owned(), lexeme)),
+            }
+        }
+        use Lexeme::{Code, Comment, Iri};
+        let expected = [
+            ("<g>", Iri),
+            (" { ", Code),
+            ("\"a{\"", Lexeme::String),
+            (" ", Code),
+            ("# b{\n", Comment),
+            ("'''{\n}'''", Lexeme::String),
+            (" ex:a.b ", Code),
+            ("<h\\u0020>", Iri),
+            (" .\n", Code),
+        ];
+        let expected: Vec<_> = expected.map(|(t, l)| (t.to_owned(), l)).into();
+        assert_eq!(lexemes, expected);
     }
 
     #[test]
