@@ -36,8 +36,9 @@
 //! ```
 //!
 //! Where to go next:
-//! - [`rewrite::Rewriter::for_quads`] rewrites statements an application already holds, and
-//!   [`rewrite::Observer`] hears each rewrite, invalid identifier and syntax error.
+//! - [`rewrite::Rewriter::for_quads`] rewrites statements an application already holds,
+//!   [`rewrite::Rewriter::for_reader`] those of a text it reads (an iterator, as `oxttl`'s
+//!   parsers are), and [`rewrite::Observer`] hears each rewrite, invalid identifier and syntax error.
 //! - [`collapse`] gathers classes of equivalent identifiers ([`collapse::CollapseOptions`],
 //!   [`collapse::Collector`]), [`equivalence::rename::RenameTable`] renames,
 //!   [`equivalence::literals::LiteralRewriter`] rewrites identifiers written as literals; all

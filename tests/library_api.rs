@@ -155,3 +155,163 @@ fn fingerprints_go_before_lines_and_not_into_a_serializer() {
         "{message}"
     );
 }
+
+/// A quad as N-Quads writes it, comparable across a parse: every blank node label made `_:b`
+/// (a session numbers the blank nodes of each input; a reader keeps the parser's) and every
+/// language tag in lower case (as `oxttl` reads a tag back, where pidcanon keeps its case).
+fn comparable(quad: &oxrdf::Quad) -> String {
+    let text = quad.to_string();
+    let mut out = String::with_capacity(text.len());
+    let (mut in_literal, mut escaped, mut in_label, mut in_tag) = (false, false, false, false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let ends_token = c == ' ' || c == '>' || c == ')';
+        if in_label && !ends_token {
+            continue;
+        }
+        if in_tag && !ends_token {
+            out.push(c.to_ascii_lowercase());
+            continue;
+        }
+        (in_label, in_tag) = (false, false);
+        if in_literal {
+            in_literal = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+            in_tag = !in_literal && chars.peek() == Some(&'@');
+        } else if c == '"' {
+            in_literal = true;
+        } else if c == '_' && chars.peek() == Some(&':') {
+            chars.next();
+            out.push_str("_:b");
+            in_label = true;
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The statements of every fixture file (the W3C suites, the real corpus, legacy RDF/XML),
+/// syntax errors skipped: read by `for_reader`, and written by a session then parsed back, they
+/// are the same, in the same order, and an input a session refuses ends `for_reader` with an
+/// error.
+#[test]
+fn a_reader_gives_the_statements_a_session_writes() {
+    let mut files = 0;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("fixtures").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let Some(format) = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .and_then(|e| pidcanon::rewrite::parse_format(e).ok())
+            else {
+                continue;
+            };
+            files += 1;
+            let input = std::fs::read(&path).expect("fixture");
+            let rewriter = Rewriter::new(Registry::default())
+                .with_input_format(format)
+                .with_output_format(RdfFormat::TriG)
+                .with_base_iri("http://example.org/base/")
+                .expect("base")
+                .skip_syntax_errors();
+            let mut written = Vec::new();
+            let mut session = rewriter.session(&mut written);
+            let by_session = session.rewrite(&input[..]).and_then(|()| session.finish());
+            let read: Vec<_> = rewriter.for_reader(std::io::Cursor::new(input)).collect();
+            let (ok, errors): (Vec<_>, Vec<_>) = read.into_iter().partition(Result::is_ok);
+            let read: Vec<String> = ok
+                .into_iter()
+                .map(|quad| comparable(&quad.expect("ok")))
+                .collect();
+            if by_session.is_err() {
+                assert!(!errors.is_empty(), "{}: no error", path.display());
+                continue;
+            }
+            assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+            let parsed: Vec<String> = oxttl::TriGParser::new()
+                .for_slice(&written)
+                .map(|quad| comparable(&quad.expect("the session's own TriG")))
+                .collect();
+            if let Some(at) =
+                (0..read.len().max(parsed.len())).find(|&i| read.get(i) != parsed.get(i))
+            {
+                panic!(
+                    "{}: statement {at} of {} read, {} written: {:?} read, {:?} written",
+                    path.display(),
+                    read.len(),
+                    parsed.len(),
+                    read.get(at),
+                    parsed.get(at)
+                );
+            }
+        }
+    }
+    assert!(files > 1500, "only {files} fixture files");
+}
+
+/// Each syntax error is an `Err` where it is found, and reading goes on after it; with two
+/// threads, the same items.
+#[test]
+fn a_reader_tells_each_syntax_error_and_goes_on() {
+    let mut turtle = String::from("@prefix ex: <http://e/> .\n");
+    for n in 0..3000 {
+        turtle.push_str(&format!("<info:fedora/demo%3a{n}> ex:p ex:o{n} .\n"));
+        if n % 1000 == 7 {
+            turtle.push_str("ex:a ex:b <bad iri> .\n");
+        }
+    }
+    let items = |threads: usize| -> Vec<String> {
+        Rewriter::new(Registry::default())
+            .with_input_format(RdfFormat::Turtle)
+            .with_threads(threads)
+            .for_reader(std::io::Cursor::new(turtle.clone().into_bytes()))
+            .map(|item| match item {
+                Ok(quad) => quad.to_string(),
+                Err(error) => format!("error: {error}"),
+            })
+            .collect()
+    };
+    let one = items(1);
+    assert_eq!(one.len(), 3003);
+    assert_eq!(one[0], "<info:fedora/demo:0> <http://e/p> <http://e/o0>");
+    assert!(one[8].starts_with("error: "), "{}", one[8]);
+    assert!(one[8].contains("10:"), "{}", one[8]);
+    assert_eq!(one[9], "<info:fedora/demo:8> <http://e/p> <http://e/o8>");
+    assert_eq!(items(2), one);
+}
+
+/// An iterator dropped before its input ends stops the thread that reads it, which then drops
+/// the input (an endless input of blank lines, which gives the thread nothing to send).
+#[test]
+fn a_reader_dropped_early_stops_reading() {
+    struct Endless(std::sync::mpsc::Sender<()>);
+    impl std::io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            buf.fill(b'\n');
+            Ok(buf.len())
+        }
+    }
+    impl Drop for Endless {
+        fn drop(&mut self) {
+            let _ = self.0.send(());
+        }
+    }
+    let (input_dropped, heard) = std::sync::mpsc::channel();
+    let rewriter = Rewriter::new(Registry::default()).with_input_format(RdfFormat::NTriples);
+    let read = rewriter.for_reader(std::io::Read::chain(
+        &b"<http://e/s> <http://e/p> <http://e/o> .\n"[..],
+        Endless(input_dropped),
+    ));
+    drop(read);
+    heard
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the reading thread drops its input");
+}

@@ -45,11 +45,7 @@ impl<I: Iterator<Item = Quad>> Iterator for QuadRewriter<'_, I> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let quad = self.quads.next()?;
-        Some(if self.rewriter.fail_on_invalid {
-            self.rewriter.try_canonical_quad(&quad)
-        } else {
-            Ok(self.rewriter.canonical_quad(&quad))
-        })
+        Some(self.rewriter.rewritten_quad(quad, Location::unknown()))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -278,7 +274,7 @@ impl Rewriter {
     /// ```
     #[must_use]
     pub fn canonical_quad<'a>(&self, quad: impl Into<QuadRef<'a>>) -> Quad {
-        self.map_canonical(quad.into(), |_, _| {})
+        self.map_canonical(quad.into().into_owned(), |_, _| {})
     }
 
     /// The statement with every IRI canonicalized, or the first identifier an adapter claims and
@@ -304,15 +300,36 @@ impl Rewriter {
         &self,
         quad: impl Into<QuadRef<'a>>,
     ) -> Result<Quad, RewriteError> {
+        self.try_canonical_quad_at(quad.into().into_owned(), Location::unknown())
+    }
+
+    /// [`try_canonical_quad`](Rewriter::try_canonical_quad) of a statement found at `location`.
+    fn try_canonical_quad_at(&self, quad: Quad, location: Location) -> Result<Quad, RewriteError> {
         let mut invalid = None;
-        let quad = self.map_canonical(quad.into(), |iri, error| {
+        let quad = self.map_canonical(quad, |iri, error| {
             invalid.get_or_insert_with(|| RewriteError::InvalidIdentifier {
-                location: Location::unknown(),
+                location,
                 iri: iri.to_owned(),
                 error,
             });
         });
         invalid.map_or(Ok(quad), Err)
+    }
+
+    /// A statement found at `location`, as [`for_quads`](Rewriter::for_quads) and
+    /// [`for_reader`](Rewriter::for_reader) give it: canonicalized and mapped, or, with
+    /// [`fail_on_invalid`](Rewriter::fail_on_invalid), the error of its first invalid
+    /// identifier.
+    pub(super) fn rewritten_quad(
+        &self,
+        quad: Quad,
+        location: Location,
+    ) -> Result<Quad, RewriteError> {
+        if self.fail_on_invalid {
+            self.try_canonical_quad_at(quad, location)
+        } else {
+            Ok(self.map_canonical(quad, |_, _| {}))
+        }
     }
 
     /// Rewrites statements an application already holds (parsed by itself, taken from a
@@ -348,8 +365,7 @@ impl Rewriter {
 
     /// `quad` with every IRI canonicalized, then mapped as [`Self::with_mapping`] says; each
     /// invalid identifier goes to `on_invalid`.
-    fn map_canonical(&self, quad: QuadRef<'_>, mut on_invalid: impl FnMut(&str, IdError)) -> Quad {
-        let mut quad = quad.into_owned();
+    fn map_canonical(&self, mut quad: Quad, mut on_invalid: impl FnMut(&str, IdError)) -> Quad {
         let unmapped = IriMapping::new();
         let mapping = self.mapping.as_deref().unwrap_or(&unmapped);
         map_quad(

@@ -51,6 +51,7 @@ mod graph;
 mod line;
 mod line_iris;
 mod nanopub;
+mod reader_quads;
 mod report;
 mod session;
 mod terms;
@@ -59,6 +60,7 @@ pub use crate::position::Location;
 pub use crate::read::{FormatError, RdfFormat, SyntaxError, WORKER_STACK, parse_format};
 pub use builder::{QuadRewriter, Rewriter};
 pub use error::RewriteError;
+pub use reader_quads::ReaderQuadRewriter;
 pub use report::{Observer, Recovery, Report};
 pub use session::Session;
 
