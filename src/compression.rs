@@ -77,6 +77,42 @@ pub fn without_compression_extension(path: &Path) -> &Path {
     }
 }
 
+/// An input, decompressed when `path`'s last extension (if it has a path) or else its first bytes
+/// say it is compressed: how every reader of a file or a stream opens it (the command line's
+/// inputs, [`Rewriter::for_reader`](crate::rewrite::Rewriter::for_reader)).
+///
+/// ```
+/// use pidcanon::compression::{Compression, Encoder, open};
+/// use std::io::{Read, Write};
+///
+/// let mut encoder = Encoder::new(Vec::new(), Some(Compression::Gzip))?;
+/// encoder.write_all(b"<http://e/s> <http://e/p> <http://e/o> .\n")?;
+/// let compressed = encoder.finish()?;
+/// for input in [compressed, b"plain\n".to_vec()] {
+///     let mut text = String::new();
+///     open(std::io::Cursor::new(input), None)?.read_to_string(&mut text)?;
+///     assert!(text == "plain\n" || text.starts_with("<http://e/s>"));
+/// }
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn open(
+    mut input: impl Read + Send + 'static,
+    path: Option<&Path>,
+) -> io::Result<Box<dyn BufRead + Send>> {
+    let mut start = Vec::with_capacity(Compression::MAGIC_LEN);
+    (&mut input)
+        .take(Compression::MAGIC_LEN as u64)
+        .read_to_end(&mut start)?;
+    let compression = path
+        .and_then(Compression::from_extension)
+        .or_else(|| Compression::from_magic(&start));
+    let input = io::BufReader::with_capacity(1 << 16, io::Cursor::new(start).chain(input));
+    Ok(match compression {
+        None => Box::new(input),
+        Some(compression) => Box::new(decompress(input, compression)?),
+    })
+}
+
 /// `compressed`, decompressed on a thread of its own.
 pub fn decompress(
     compressed: impl BufRead + Send + 'static,

@@ -315,3 +315,31 @@ fn a_reader_dropped_early_stops_reading() {
         .recv_timeout(std::time::Duration::from_secs(60))
         .expect("the reading thread drops its input");
 }
+
+/// A compressed input is read as the command line reads a compressed file: decompressed, the
+/// same statements as the plain text.
+#[test]
+fn a_reader_decompresses_what_is_compressed() {
+    use pidcanon::compression::{Compression, Encoder};
+    use std::io::Write;
+    let text = b"<info:fedora/demo%3a1> <http://e/p> <hdl://10013/X> .\n<http://e/s> <http://e/p> \"x\"@en-GB .\n";
+    let rewriter = Rewriter::new(Registry::default()).with_input_format(RdfFormat::NTriples);
+    let read = |input: Vec<u8>| -> Vec<String> {
+        rewriter
+            .for_reader(std::io::Cursor::new(input))
+            .map(|quad| quad.expect("read").to_string())
+            .collect()
+    };
+    let plain = read(text.to_vec());
+    assert_eq!(plain.len(), 2);
+    assert_eq!(plain[0], "<info:fedora/demo:1> <http://e/p> <hdl:10013/X>");
+    for compression in [Compression::Gzip, Compression::Bzip2, Compression::Zstd] {
+        let mut encoder = Encoder::new(Vec::new(), Some(compression)).expect("encoder");
+        encoder.write_all(text).expect("compresses");
+        assert_eq!(
+            read(encoder.finish().expect("ends")),
+            plain,
+            "{compression:?}"
+        );
+    }
+}

@@ -3,10 +3,10 @@
 
 use super::named::{Named, STDIN, with_name};
 use indicatif::{ProgressBar, ProgressStyle};
-use pidcanon::compression::{Compression, decompress, without_compression_extension};
+use pidcanon::compression::{self, without_compression_extension};
 use pidcanon::rewrite::{RdfFormat, parse_format};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Read};
+use std::io::{self, BufRead, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
 /// The format of a file, from its extension, looking through a compression extension
@@ -64,29 +64,10 @@ impl Input {
                 }
             }
         };
-        let (start, source) = peek(source, Compression::MAGIC_LEN).map_err(named)?;
-        let compression = self
-            .path
-            .as_deref()
-            .and_then(Compression::from_extension)
-            .or_else(|| Compression::from_magic(&start));
-        let source = BufReader::with_capacity(1 << 16, io::Cursor::new(start).chain(source));
-        let reader: Box<dyn BufRead> = match compression {
-            None => Box::new(Named::new(source, self.name.clone())),
-            Some(compression) => Box::new(Named::new(
-                decompress(source, compression).map_err(named)?,
-                self.name.clone(),
-            )),
-        };
+        let reader = compression::open(source, self.path.as_deref()).map_err(named)?;
+        let reader: Box<dyn BufRead> = Box::new(Named::new(reader, self.name.clone()));
         Ok((reader, bar))
     }
-}
-
-/// The first `len` bytes of `source` (fewer at its end) and the rest of it.
-fn peek(mut source: Source, len: usize) -> io::Result<(Vec<u8>, Source)> {
-    let mut start = Vec::with_capacity(len);
-    (&mut source).take(len as u64).read_to_end(&mut start)?;
-    Ok((start, source))
 }
 
 fn progress_bar(total: u64) -> ProgressBar {

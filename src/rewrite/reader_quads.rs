@@ -4,7 +4,7 @@
 use super::{RewriteError, Rewriter, WORKER_STACK};
 use crate::read::{Item, NoWork, Notice, ReadError, Reader};
 use oxrdf::Quad;
-use std::io::{BufReader, Read};
+use std::io::{BufRead, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -17,7 +17,9 @@ impl Rewriter {
     /// statements as [`for_quads`](Rewriter::for_quads) does, in `oxttl`'s habit of a parser
     /// over a reader: each syntax error is an `Err` where it is found (none with
     /// [`skip_syntax_errors`](Rewriter::skip_syntax_errors)), and the iteration goes on after
-    /// it. The input is read on a thread of its own, a few thousand statements ahead.
+    /// it. The input is read on a thread of its own, a few thousand statements ahead; with the
+    /// feature `compression`, a gzip, bzip2 or zstd input is decompressed, as the command line
+    /// opens a file ([`crate::compression::open`]).
     ///
     /// ```
     /// use pidcanon::{rewrite::{RdfFormat, RewriteError, Rewriter}, Registry};
@@ -154,7 +156,7 @@ impl ReaderQuadRewriter {
 /// Reads `input` as `rewriter` says, sending its rewritten statements and errors in batches.
 fn read(
     rewriter: &Rewriter,
-    input: impl Read,
+    input: impl Read + Send + 'static,
     sender: &SyncSender<Vec<Result<Quad, RewriteError>>>,
 ) {
     let reader = Reader::<NoWork>::new(
@@ -163,25 +165,29 @@ fn read(
         rewriter.strict_rdfxml,
         rewriter.threads,
     );
+    let input = match opened(input) {
+        Ok(input) => input,
+        Err(error) => {
+            let _ = sender.send(vec![Err(error.into())]);
+            return;
+        }
+    };
     let mut batch = Vec::with_capacity(BATCH);
-    let read = reader.read(
-        BufReader::with_capacity(1 << 16, input),
-        |item, span, _| -> Result<(), Stop> {
-            match item {
-                Item::Statement(quad) => batch.push(rewriter.rewritten_quad(quad, span.start())),
-                Item::Notice(Notice::SyntaxError(error)) if !rewriter.skip_syntax_errors => {
-                    batch.push(Err(error.into()));
-                }
-                Item::Notice(_) => {}
-                Item::Piece(never) => match *never {},
+    let read = reader.read(input, |item, span, _| -> Result<(), Stop> {
+        match item {
+            Item::Statement(quad) => batch.push(rewriter.rewritten_quad(quad, span.start())),
+            Item::Notice(Notice::SyntaxError(error)) if !rewriter.skip_syntax_errors => {
+                batch.push(Err(error.into()));
             }
-            if batch.len() >= BATCH {
-                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                sender.send(full).map_err(|_| Stop::Gone)?;
-            }
-            Ok(())
-        },
-    );
+            Item::Notice(_) => {}
+            Item::Piece(never) => match *never {},
+        }
+        if batch.len() >= BATCH {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+            sender.send(full).map_err(|_| Stop::Gone)?;
+        }
+        Ok(())
+    });
     match read {
         Ok(()) => {}
         Err(Stop::Read(error)) => batch.push(Err(error.into())),
@@ -189,4 +195,12 @@ fn read(
     }
     // The iterator may be gone: nothing is left to tell then.
     let _ = sender.send(batch);
+}
+
+/// `input`, decompressed when its first bytes say it is compressed (feature `compression`).
+fn opened(input: impl Read + Send + 'static) -> std::io::Result<Box<dyn BufRead + Send>> {
+    #[cfg(feature = "compression")]
+    return crate::compression::open(input, None);
+    #[cfg(not(feature = "compression"))]
+    Ok(Box::new(std::io::BufReader::with_capacity(1 << 16, input)))
 }
