@@ -64,8 +64,9 @@ impl GraphTracker {
         while let Some((range, lexeme)) = self.scanner.lex(&self.text) {
             match lexeme {
                 Lexeme::Code => {
-                    for at in range {
-                        self.code(self.text[at]);
+                    let mut at = range.start;
+                    while at < range.end {
+                        at = self.code(at, range.end);
                     }
                 }
                 Lexeme::Iri => {
@@ -91,9 +92,10 @@ impl GraphTracker {
         self.iri_start = self.iri_start.map(|start| start - keep);
     }
 
-    /// Follows a byte of code (outside IRIs, strings and comments).
-    fn code(&mut self, byte: u8) {
-        match byte {
+    /// Follows the code (outside IRIs, strings and comments) at `at` in `text`, up to `end`: a
+    /// byte, or a run of a name's bytes at once; gives where it stopped.
+    fn code(&mut self, at: usize, end: usize) -> usize {
+        match self.text[at] {
             b'{' => {
                 self.end_word();
                 if self.open.is_none() {
@@ -108,8 +110,17 @@ impl GraphTracker {
             }
             b'.' if self.word.is_empty() => self.last_term.clear(),
             b if b.is_ascii_whitespace() => self.end_word(),
-            _ => self.word.push(byte),
+            _ => {
+                let name = &self.text[at..end];
+                let len = name
+                    .iter()
+                    .position(|&b| b.is_ascii_whitespace() || b == b'{' || b == b'}')
+                    .unwrap_or(name.len());
+                self.word.extend_from_slice(&name[..len]);
+                return at + len;
+            }
         }
+        at + 1
     }
 
     /// The name or keyword being read ends: it is the last term, unless it is `GRAPH`.
