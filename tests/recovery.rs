@@ -518,3 +518,85 @@ fn trig_recovery_is_not_misled_by_a_brace_in_a_long_string() {
     );
     assert_eq!(heard.syntax.len(), 1, "{:?}", heard.syntax);
 }
+
+/// The statements of N-Quads text as a dataset with its blank nodes canonicalized (the labels
+/// a rewrite writes depend on where the blank nodes are).
+fn canonical_dataset(nquads: &str) -> Dataset {
+    let mut dataset: Dataset = quads(nquads).into_iter().collect();
+    dataset.canonicalize(oxrdf::dataset::CanonicalizationAlgorithm::Unstable);
+    dataset
+}
+
+/// Over every TriG fixture that `oxttl` reads without error: a bad statement put on a line of
+/// its own, wherever a statement can start a line (in a graph block or not, as `oxttl` tells by
+/// reading a good statement there), is all that lenient reading loses: every other statement
+/// stays, in its graph.
+#[test]
+fn trig_recovery_keeps_every_graph_over_the_fixtures() {
+    const BASE: &str = "http://example.org/base/";
+    let read = |text: &str| -> Option<usize> {
+        let parsed: Result<Vec<Quad>, _> = oxttl::TriGParser::new()
+            .with_base_iri(BASE)
+            .expect("base")
+            .for_slice(text.as_bytes())
+            .collect();
+        parsed.ok().map(|quads| quads.len())
+    };
+    let rewrite = |text: &str| -> (String, usize) {
+        let rewriter = Rewriter::new(Registry::default())
+            .with_input_format(RdfFormat::TriG)
+            .with_output_format(RdfFormat::NQuads)
+            .with_base_iri(BASE)
+            .expect("base")
+            .skip_syntax_errors();
+        let mut out = Vec::new();
+        let mut session = rewriter.session(&mut out);
+        session.rewrite(text.as_bytes()).expect("lenient");
+        let errors = session.finish().expect("finishes").syntax_errors;
+        (String::from_utf8(out).expect("UTF-8"), errors as usize)
+    };
+    let (mut files, mut tried) = (0, 0);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for path in std::fs::read_dir(&dir)
+            .expect("fixtures")
+            .flatten()
+            .map(|e| e.path())
+        {
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "trig") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let Some(count) = read(&text) else {
+                continue;
+            };
+            files += 1;
+            let (clean, errors) = rewrite(&text);
+            assert_eq!(errors, 0, "{}", path.display());
+            let clean = canonical_dataset(&clean);
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            for k in 1..lines.len() {
+                let (before, after) = (lines[..k].concat(), lines[k..].concat());
+                let good = format!("{before}<http://x/s> <http://x/p> <http://x/o> .\n{after}");
+                if read(&good) != Some(count + 1) {
+                    continue;
+                }
+                let bad =
+                    format!("{before}<http://x/s> <http://x/p> <http://x/bad iri> .\n{after}");
+                let (out, errors) = rewrite(&bad);
+                let at = format!("{}: bad statement before line {}", path.display(), k + 1);
+                assert_eq!(errors, 1, "{at}");
+                assert!(canonical_dataset(&out) == clean, "{at}:\n{out}");
+                tried += 1;
+            }
+        }
+    }
+    assert!(files > 100 && tried > 500, "{files} files, {tried} places");
+}

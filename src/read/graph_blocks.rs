@@ -5,8 +5,8 @@ use std::rc::Rc;
 
 /// Which TriG graph block the text read so far is in, from the light scan's lexemes
 /// ([`Scanner::lex`]: strings, also those over several lines, and comments are passed over; the
-/// term before a `{` is its label). A block labelled `[]` or a default-graph block `{ … }` has
-/// no label to open again.
+/// term before a `{` is its label, empty for a default-graph block `{ … }`). A block labelled
+/// `[]` has no label to open again (it would name a new blank node).
 pub(super) struct GraphTracker {
     /// The label of the open block, if one is open.
     open: Option<Rc<str>>,
@@ -20,6 +20,9 @@ pub(super) struct GraphTracker {
     text: Vec<u8>,
     /// Where in `text` the IRI being read starts.
     iri_start: Option<usize>,
+    /// Where in `text` the code not yet followed starts (past the end of a step's code, after
+    /// a `{|` or `|}` whose two bytes the scan took in two steps).
+    code_from: usize,
 }
 
 impl Default for GraphTracker {
@@ -31,6 +34,7 @@ impl Default for GraphTracker {
             scanner: Scanner::lexer(),
             text: Vec::new(),
             iri_start: None,
+            code_from: 0,
         }
     }
 }
@@ -45,11 +49,10 @@ impl GraphTracker {
         }
     }
 
-    /// The named graph block open at the end of what has been scanned.
+    /// The graph block open at the end of what has been scanned, by its label (empty: the
+    /// default graph's), if it can be opened again.
     pub(super) fn open_block(&self) -> Option<Rc<str>> {
-        self.open
-            .clone()
-            .filter(|label| !label.is_empty() && !label.starts_with('['))
+        self.open.clone().filter(|label| !label.starts_with('['))
     }
 
     /// Follows the next line of the text. Where the scan loses track (the text cannot be
@@ -59,15 +62,17 @@ impl GraphTracker {
             self.scanner = Scanner::lexer();
             self.text.clear();
             self.iri_start = None;
+            self.code_from = 0;
         }
         self.text.extend_from_slice(line);
         while let Some((range, lexeme)) = self.scanner.lex(&self.text) {
             match lexeme {
                 Lexeme::Code => {
-                    let mut at = range.start;
+                    let mut at = range.start.max(self.code_from);
                     while at < range.end {
                         at = self.code(at, range.end);
                     }
+                    self.code_from = at;
                 }
                 Lexeme::Iri => {
                     self.end_word();
@@ -90,12 +95,20 @@ impl GraphTracker {
         self.text.drain(..keep);
         self.scanner.cut_at(keep);
         self.iri_start = self.iri_start.map(|start| start - keep);
+        self.code_from = self.code_from.saturating_sub(keep);
     }
 
     /// Follows the code (outside IRIs, strings and comments) at `at` in `text`, up to `end`: a
-    /// byte, or a run of a name's bytes at once; gives where it stopped.
+    /// byte, a run of a name's bytes at once (up to `end`), or an annotation's `{|` or `|}`;
+    /// gives where it stopped.
     fn code(&mut self, at: usize, end: usize) -> usize {
+        let next = self.text.get(at + 1).copied();
         match self.text[at] {
+            // An RDF 1.2 annotation, `{| … |}`, is no block.
+            b'{' | b'|' if next == Some(b"|}"[usize::from(self.text[at] == b'|')]) => {
+                self.end_word();
+                return at + 2;
+            }
             b'{' => {
                 self.end_word();
                 if self.open.is_none() {
@@ -114,8 +127,9 @@ impl GraphTracker {
                 let name = &self.text[at..end];
                 let len = name
                     .iter()
-                    .position(|&b| b.is_ascii_whitespace() || b == b'{' || b == b'}')
-                    .unwrap_or(name.len());
+                    .position(|&b| b.is_ascii_whitespace() || b"{}|".contains(&b))
+                    .unwrap_or(name.len())
+                    .max(1);
                 self.word.extend_from_slice(&name[..len]);
                 return at + len;
             }
@@ -161,7 +175,11 @@ mod tests {
             ]
         );
         assert_eq!(blocks("ex:g.x {\n"), [some("ex:g.x")]);
-        assert_eq!(blocks("{ <a> <b> <c> .\n[] {\n"), [None, None]);
+        assert_eq!(blocks("{ <a> <b> <c> .\n}\n[] {\n"), [some(""), None, None]);
+        assert_eq!(
+            blocks("ex:g {\n<a> <b> <c> {| <d> <e> |} .\n<a> <b> <f>{|<d> <e>|}.\n}\n"),
+            [some("ex:g"), some("ex:g"), some("ex:g"), None]
+        );
     }
 
     /// Braces in strings, over several lines too, and in comments open no block.
