@@ -56,7 +56,8 @@ const BATCHES_AHEAD: usize = 4;
 /// mapped, each syntax error (unless skipped) and each invalid identifier (with
 /// [`fail_on_invalid`](Rewriter::fail_on_invalid)) an `Err` where it was found, and the
 /// iteration goes on after it; an I/O error, or a base IRI or prefix that cannot be used, is
-/// the last item.
+/// the last item. Warnings (legacy RDF/XML read in its compatibility mode) are not told: a
+/// [`Session`](super::Session) with an [`Observer`](super::Observer) hears them.
 ///
 /// The input is read on a thread of its own, a few batches of statements ahead of the
 /// iteration; dropping the iterator stops it (at its next read of the input).
