@@ -77,7 +77,7 @@ impl GraphTracker {
                 Lexeme::Iri => {
                     self.end_word();
                     let start = *self.iri_start.get_or_insert(range.start);
-                    if self.text[range.end - 1] == b'>' {
+                    if !self.scanner.in_iri() {
                         self.last_term.clear();
                         self.last_term
                             .extend_from_slice(&self.text[start..range.end]);

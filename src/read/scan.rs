@@ -440,6 +440,12 @@ impl Scanner {
     pub(super) fn scanned(&self) -> usize {
         self.at
     }
+
+    /// Whether the scan is within an IRI (the last step took its start, or bytes of it, but
+    /// not its `>`).
+    pub(super) fn in_iri(&self) -> bool {
+        self.state == State::Iri
+    }
 }
 
 /// Follows Turtle text fed line by line from a statement boundary, and tells when it is at
