@@ -398,10 +398,12 @@ def rewrite(
     b'<info:fedora/demo:1> <http://purl.org/dc/terms/relation> <hdl:10013/x> .\\n'
 
     :param source: a path (``str`` or ``os.PathLike``), ``bytes``-like data, or a file object
-        opened in binary or text mode, read in 64 KiB chunks.
+        opened in binary or text mode, read in 64 KiB chunks; decompressed (gzip, bzip2, zstd)
+        when its name's extension or its first bytes say it is compressed.
     :param destination: a path, written through a temporary file in the same directory renamed
         at the end (a failed rewrite leaves no partial file and an existing one untouched), or a
-        file object opened in binary or text mode (not closed).
+        file object opened in binary or text mode (not closed). A path with a compression
+        extension is refused: pass ``gzip.open(path, "wb")`` instead.
     :param format: the input format: ``nt``, ``nq``, ``ttl``, ``trig``, ``rdfxml``, an extension
         or a media type. Default: from the path's (or the file object's ``name``) extension;
         ``bytes`` and nameless streams are read as N-Quads, which includes N-Triples.

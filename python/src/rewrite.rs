@@ -6,6 +6,7 @@ use crate::equivalence::{Equivalence, EquivalenceError};
 use crate::errors::{Place, invalid_identifier, syntax_error, value_error};
 use crate::policy::{PyPolicy, policy_of};
 use crate::streams::{PyReader, PyWriter};
+use pidcanon::compression::{self, without_compression_extension};
 use pidcanon::rewrite::{
     Location, Observer, RdfFormat, Recovery, Report, RewriteError, Rewriter, SyntaxError,
 };
@@ -15,8 +16,9 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView};
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What a rewrite did; ``pidcanon rewrite --report json`` prints the same numbers.
 #[pyclass(frozen, eq, hash, module = "pidcanon", name = "Report")]
@@ -145,15 +147,17 @@ fn parse_format(name: &str) -> PyResult<RdfFormat> {
     pidcanon::rewrite::parse_format(name).map_err(value_error)
 }
 
-/// The format of a file, from its extension.
+/// The format of a file, from its extension, looking through a compression extension
+/// (`dump.nt.gz` is N-Triples), as the command line tells it.
 fn format_of(path: &Path) -> Option<RdfFormat> {
-    parse_format(path.extension()?.to_str()?).ok()
+    let extension = without_compression_extension(path).extension()?.to_str()?;
+    parse_format(extension).ok()
 }
 
 /// Where the RDF comes from.
 enum Source {
     Path(PathBuf),
-    Bytes(PyBackedBytes),
+    Bytes(Arc<PyBackedBytes>),
     Stream(Py<PyAny>),
 }
 
@@ -162,11 +166,19 @@ impl Source {
     /// messages.
     fn new(source: &Bound<'_, PyAny>) -> PyResult<(Self, String, Option<PathBuf>)> {
         if source.is_instance_of::<PyBytes>() || source.is_instance_of::<PyByteArray>() {
-            return Ok((Self::Bytes(source.extract()?), "<bytes>".into(), None));
+            return Ok((
+                Self::Bytes(Arc::new(source.extract()?)),
+                "<bytes>".into(),
+                None,
+            ));
         }
         if source.is_instance_of::<PyMemoryView>() {
             let bytes = source.call_method0("tobytes")?;
-            return Ok((Self::Bytes(bytes.extract()?), "<bytes>".into(), None));
+            return Ok((
+                Self::Bytes(Arc::new(bytes.extract()?)),
+                "<bytes>".into(),
+                None,
+            ));
         }
         if source.hasattr("read")? {
             let name = source
@@ -182,16 +194,32 @@ impl Source {
         Ok((Self::Path(path.clone()), name, Some(path)))
     }
 
-    fn open(&self, name: &str) -> io::Result<Box<dyn BufRead + Send + '_>> {
-        Ok(match self {
+    /// Opens the source as the command line opens an input: decompressed when its extension
+    /// or its first bytes say it is compressed (gzip, bzip2, zstd).
+    fn open(&self, name: &str) -> io::Result<Box<dyn BufRead + Send>> {
+        match self {
             Self::Path(path) => {
                 let file = File::open(path)
                     .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
-                Box::new(BufReader::with_capacity(1 << 16, file))
+                compression::open(file, Some(path))
             }
-            Self::Bytes(bytes) => Box::new(&bytes[..]),
-            Self::Stream(file) => Box::new(PyReader::new(Python::attach(|py| file.clone_ref(py)))),
-        })
+            Self::Bytes(bytes) => {
+                compression::open(io::Cursor::new(Shared(Arc::clone(bytes))), None)
+            }
+            // (An error of the stream's own `read` stays the Python exception it is.)
+            Self::Stream(file) => {
+                compression::open(PyReader::new(Python::attach(|py| file.clone_ref(py))), None)
+            }
+        }
+    }
+}
+
+/// Bytes from Python, shared with the thread that reads them.
+struct Shared(Arc<PyBackedBytes>);
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
     }
 }
 
@@ -210,6 +238,13 @@ impl Sink {
             return Ok((Self::Stream(PyWriter::new(destination)?), None));
         }
         let target: PathBuf = destination.extract()?;
+        if compression::Compression::from_extension(&target).is_some() {
+            return Err(value_error(format!(
+                "{}: compressed output is not written here: pass a compressing file object \
+                 (gzip.open(path, \"wb\"), bz2.open(path, \"wb\")) as the destination",
+                target.display()
+            )));
+        }
         let dir = match target.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
@@ -420,10 +455,12 @@ fn place(source: &str, location: Location) -> Place<'_> {
 /// b'<info:fedora/demo:1> <http://purl.org/dc/terms/relation> <hdl:10013/x> .\n'
 ///
 /// :param source: a path (``str`` or ``os.PathLike``), ``bytes``-like data, or a file object
-///     opened in binary or text mode, read in 64 KiB chunks.
+///     opened in binary or text mode, read in 64 KiB chunks; decompressed (gzip, bzip2, zstd)
+///     when its name's extension or its first bytes say it is compressed.
 /// :param destination: a path, written through a temporary file in the same directory renamed
 ///     at the end (a failed rewrite leaves no partial file and an existing one untouched), or a
-///     file object opened in binary or text mode (not closed).
+///     file object opened in binary or text mode (not closed). A path with a compression
+///     extension is refused: pass ``gzip.open(path, "wb")`` instead.
 /// :param format: the input format: ``nt``, ``nq``, ``ttl``, ``trig``, ``rdfxml``, an extension
 ///     or a media type. Default: from the path's (or the file object's ``name``) extension;
 ///     ``bytes`` and nameless streams are read as N-Quads, which includes N-Triples.

@@ -77,6 +77,35 @@ def test_paths_bytes_and_file_objects_give_the_same_output(tmp_path):
     }
 
 
+def test_compressed_sources_are_read_as_the_cli_reads_them(tmp_path):
+    import bz2
+    import gzip
+
+    expected = rewritten(EXAMPLE_TTL)
+    data = EXAMPLE_TTL.read_bytes()
+    for suffix, compress in ((".gz", gzip.compress), (".bz2", bz2.compress)):
+        path = tmp_path / ("repository.ttl" + suffix)
+        path.write_bytes(compress(data))
+        assert rewritten(path) == expected  # the format through the compression extension
+        hidden = tmp_path / ("repository" + suffix.replace(".", "-") + ".ttl")
+        hidden.write_bytes(compress(data))
+        assert rewritten(hidden) == expected  # compressed, as the first bytes say
+        assert rewritten(compress(data), format="ttl") == expected
+        with open(path, "rb") as f:
+            assert rewritten(f, format="ttl") == expected
+
+
+def test_a_compressed_destination_name_is_refused_and_a_compressing_file_object_taken(tmp_path):
+    import gzip
+
+    with pytest.raises(ValueError, match="compressed output"):
+        pidcanon.rewrite(EXAMPLE_TTL, tmp_path / "out.nt.gz")
+    assert not (tmp_path / "out.nt.gz").exists()
+    with gzip.open(tmp_path / "out.nt.gz", "wb") as out:
+        pidcanon.rewrite(EXAMPLE_TTL, out, to="nt")
+    assert gzip.decompress((tmp_path / "out.nt.gz").read_bytes()) == rewritten(EXAMPLE_TTL, to="nt")
+
+
 def test_small_reads_and_multibyte_characters_across_chunks():
     class Trickle(io.RawIOBase):
         """Gives at most 7 bytes per read."""
