@@ -49,6 +49,7 @@ pub use named_node::CanonicalNamedNode;
 use crate::policy::Prefixes;
 use crate::{IdError, Kind, Policy, PolicyError, Rule};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// The canonical form of an identifier and the kind it was recognized as.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,9 +133,13 @@ use sealed::Sealed;
 /// // Bare forms only when the caller names the scheme.
 /// let bare = registry.canonicalize_as("fedora", "demo:1").expect("a fedora adapter").unwrap();
 /// assert_eq!(bare.iri, "info:fedora/demo:1");
+/// // A clone shares the adapters (cheap), and canonicalizes as the original.
+/// let clone = registry.clone();
+/// assert_eq!(clone.canonicalize("info:fedora/demo%3a1").unwrap().iri, c.iri);
 /// ```
+#[derive(Clone)]
 pub struct Registry {
-    adapters: Vec<Box<dyn SchemeAdapter>>,
+    adapters: Vec<Arc<dyn SchemeAdapter>>,
     /// The routes, each once, in registration order.
     routes: Vec<Route>,
     /// Every adapter's [names](SchemeAdapter::names) with its index, in registration order.
@@ -143,7 +148,7 @@ pub struct Registry {
 
 /// A route (`scheme` or `scheme://host`, in lower case) and the indices into `adapters` of the
 /// adapters that may claim its IRIs, in registration order.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Route {
     /// For a route that is a scheme of at most 8 bytes, its [`scheme_key`]: found by one
     /// comparison. 0 for any other route.
@@ -238,7 +243,7 @@ impl Registry {
         }
         self.names
             .extend(adapter.names().iter().map(|&name| (name, index)));
-        self.adapters.push(Box::new(adapter));
+        self.adapters.push(Arc::new(adapter));
         self
     }
 
