@@ -67,16 +67,25 @@ count() {
 }
 seconds() { python3 -c 'import time; print(time.monotonic())'; }
 
+# run_store NAME [OPTION]: `pidcanon store` on a fresh store; sets store_seconds, store_after.
+run_store() {
+  serve "$1"
+  start=$(seconds)
+  "$pidcanon" store -q --report json --endpoint "http://127.0.0.1:$port/query" \
+    --update-endpoint "http://127.0.0.1:$port/update" ${2:+"$2"} 2> "$dir/$1-report.json"
+  store_seconds=$(python3 -c "import time; print(round(time.monotonic() - $start, 1))")
+  store_after=$(count)
+  stop
+}
 serve store-mode
 before=$(count)
-start=$(seconds)
-"$pidcanon" store -q --report json --endpoint "http://127.0.0.1:$port/query" \
-  --update-endpoint "http://127.0.0.1:$port/update" 2> "$dir/store-report.json"
-store_seconds=$(python3 -c "import time; print(round(time.monotonic() - $start, 1))")
-store_after=$(count)
 stop
-
-rate=$(python3 -c "print(round($changed / $store_seconds))")
+run_store store-mode
+scan_seconds=$store_seconds scan_after=$store_after
+run_store snapshot-mode --snapshot
+snapshot_seconds=$store_seconds snapshot_after=$store_after
+scan_rate=$(python3 -c "print(round($changed / $scan_seconds))")
+snapshot_rate=$(python3 -c "print(round($changed / $snapshot_seconds))")
 
 # dump -> rewrite -> DROP + POST without a transaction (the server up, the store empty meanwhile).
 serve post-mode
@@ -110,12 +119,15 @@ echo "Normalizing an Oxigraph store of $before statements, $variants non-canonic
 echo
 echo "| path | wall time | statements after | statements rewritten per second |"
 echo "|---|---:|---:|---:|"
-echo "| \`pidcanon store\` (store readable and writable throughout) | ${store_seconds} s | $store_after | $rate |"
+echo "| \`pidcanon store\` (store readable and writable throughout) | ${scan_seconds} s | $scan_after | $scan_rate |"
+echo "| \`pidcanon store --snapshot\` (readable and writable; a statement deleted meanwhile may come back) | ${snapshot_seconds} s | $snapshot_after | $snapshot_rate |"
 echo "| dump -> \`pidcanon rewrite --dedup\` -> DROP + POST ?no_transaction (store empty meanwhile) | ${post_seconds} s | $post_after | |"
 echo "| dump -> \`pidcanon rewrite --dedup\` -> stop, \`oxigraph load\`, serve (store down meanwhile) | ${load_seconds} s | $load_after | |"
 echo
-python3 -c "print(f'store / fastest dump-rewrite-reload time: {$store_seconds / min($post_seconds, $load_seconds):.2f}')"
-echo "pidcanon store report: $(cat "$dir/store-report.json")"
-for after in "$post_after" "$load_after"; do
-  [ "$store_after" = "$after" ] || { echo "the paths disagree: $store_after vs $after statements" >&2; exit 1; }
+python3 -c "print(f'store / fastest dump-rewrite-reload time: {$scan_seconds / min($post_seconds, $load_seconds):.2f}')"
+python3 -c "print(f'store --snapshot / fastest dump-rewrite-reload time: {$snapshot_seconds / min($post_seconds, $load_seconds):.2f}')"
+echo "pidcanon store report: $(cat "$dir/store-mode-report.json")"
+echo "pidcanon store --snapshot report: $(cat "$dir/snapshot-mode-report.json")"
+for after in "$scan_after" "$post_after" "$load_after"; do
+  [ "$snapshot_after" = "$after" ] || { echo "the paths disagree: $snapshot_after vs $after statements" >&2; exit 1; }
 done

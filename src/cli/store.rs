@@ -53,6 +53,12 @@ pub(crate) struct StoreArgs {
     /// results read as they arrive].
     #[arg(long, value_name = "N")]
     page: Option<usize>,
+    /// Read every statement in scope once and replace each one that changes, as read, with
+    /// DELETE DATA / INSERT DATA (--batch statements per update [default: 2000]), instead of
+    /// scanning for candidate IRIs: faster on large stores, but a statement another client
+    /// deletes meanwhile comes back canonical (docs/store.md, "The snapshot").
+    #[arg(long)]
+    snapshot: bool,
     /// Append `original<TAB>canonical<TAB>kind` per rewritten IRI to FILE (before its update is
     /// sent: a rerun after an interruption may repeat lines).
     #[arg(long, value_name = "FILE")]
@@ -255,6 +261,9 @@ fn build(args: &StoreArgs) -> Result<(Client, Normalizer), String> {
     if let Some(page) = args.page {
         normalizer = normalizer.with_page(page);
     }
+    if args.snapshot {
+        normalizer = normalizer.with_snapshot();
+    }
     if let Some(links) = &args.links {
         normalizer = normalizer.with_links(links).map_err(|e| e.to_string())?;
     }
@@ -427,6 +436,7 @@ fn report_json(report: &StoreReport, dry_run: bool, error: Option<&str>) -> serd
         "graph_names_rewritten": report.graph_names_rewritten,
         "invalid_identifiers": report.invalid,
         "literals_rewritten": report.literals_rewritten,
+        "statements_replaced": report.statements_replaced,
         "statements_before": counted(report.statements_before, report.statements_counted),
         "statements_after": counted(report.statements_after, error.is_none()),
         "triple_terms": counted(report.triple_terms, report.statements_counted),

@@ -58,6 +58,19 @@ pub enum StoreError {
         /// The cap, as the endpoint gave it.
         rows: String,
     },
+    /// The endpoint cut the results of the snapshot's query (all the statements in scope) at a
+    /// row cap; nothing was changed by the snapshot.
+    #[error(
+        "{endpoint}: the store cut the results of the snapshot (every statement in scope) at \
+         {rows} rows (X-SPARQL-MaxRows); no statement was replaced: raise the store's cap \
+         (Virtuoso: ResultSetMaxRows), or run without --snapshot"
+    )]
+    SnapshotTruncated {
+        /// The URL of the endpoint.
+        endpoint: String,
+        /// The cap, as the endpoint gave it.
+        rows: String,
+    },
     /// The endpoint cut the results of the literal query (`--literals`, which is not paged) at
     /// a row cap; the IRIs were rewritten, the literals not.
     #[error(
@@ -109,6 +122,23 @@ pub enum StoreError {
         /// The URL of the update endpoint.
         endpoint: String,
         /// Old IRIs of the batch asked about.
+        checked: usize,
+        /// Those still in the store.
+        remaining: Vec<String>,
+    },
+    /// The update endpoint answered an update of the snapshot with success, but the store still
+    /// holds statements it deleted: it was not applied (or not all of it).
+    #[error(
+        "{endpoint}: the update was answered with success but not applied: {} of the {checked} \
+         replaced statements checked are still in the store ({}); the map and links of this \
+         update record rewrites that did not happen",
+        remaining.len(),
+        list(remaining)
+    )]
+    StatementsStillThere {
+        /// The URL of the update endpoint.
+        endpoint: String,
+        /// Statements of the update asked about.
         checked: usize,
         /// Those still in the store.
         remaining: Vec<String>,

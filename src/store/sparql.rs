@@ -201,6 +201,46 @@ impl Sparql {
         update
     }
 
+    /// How many of `statements` (as [`Self::data`] takes them) the store holds: each written
+    /// out, so that the store looks it up in an index.
+    pub(crate) fn count_statements(statements: &[(Option<&str>, String)]) -> String {
+        let branches: Vec<String> = statements
+            .iter()
+            .map(|(graph, statement)| format!("{{ {} }}", Self::in_graph(*graph, statement)))
+            .collect();
+        format!("SELECT (COUNT(*) AS ?n) WHERE {{ {} }}", union(&branches))
+    }
+
+    /// The update that deletes `olds` and inserts `news` (as [`Self::data`] takes them); with
+    /// links, records those of `links` first.
+    pub(crate) fn replace_statements(
+        &self,
+        links: &[Replacement],
+        olds: &[(Option<&str>, String)],
+        news: &[(Option<&str>, String)],
+    ) -> String {
+        let mut update = if links.is_empty() {
+            String::new()
+        } else {
+            self.record_links(links)
+        };
+        update.push_str(&Self::data("DELETE", olds));
+        update.push_str(";\n");
+        update.push_str(&Self::data("INSERT", news));
+        update
+    }
+
+    /// Every statement in scope (`?s ?p ?o`, and `?g` in a named graph), in the order the store
+    /// gives them.
+    pub(crate) fn statements(&self) -> String {
+        format!("SELECT ?s ?p ?o ?g WHERE {}", self.in_scope("?s ?p ?o"))
+    }
+
+    /// Whether `predicate` (`<…>`) is an equivalence predicate of the collapse.
+    pub(crate) fn is_equivalence(&self, predicate: &str) -> bool {
+        self.equivalence_predicates.iter().any(|p| p == predicate)
+    }
+
     /// Whether any of `statements` (as [`Self::data`] takes them) is in the store.
     pub(crate) fn any_statement(statements: &[(Option<&str>, String)]) -> String {
         let branches: Vec<String> = statements
