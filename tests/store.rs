@@ -556,39 +556,58 @@ fn an_endpoint_that_is_not_sparql_is_named_as_such() {
 fn triple_terms_are_counted_named_in_a_warning_and_left_as_they_are() {
     let binary = store_support::oxigraph();
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let server = Oxigraph::start(&binary, &dir.path().join("store"));
     let triple_term = "<<( <info:fedora/demo%3a1> <urn:p> <urn:o> )>>";
-    server.load(&format!(
-        "<urn:r> <http://www.w3.org/1999/02/22-rdf-syntax-ns#reifies> {triple_term} .\n\
-         <info:fedora/demo%3a1> <urn:p> <urn:o> .\n"
-    ));
-    let (query, update) = (server.query_url(), server.update_url());
-    let args = [
-        "store",
-        "--endpoint",
-        &query,
-        "--update-endpoint",
-        &update,
-        "--report",
-        "json",
-    ];
-    let (_, stderr) = pidcanon_ok(&args);
-    let report = report(&stderr);
-    assert_eq!(report["triple_terms"].as_u64(), Some(1), "{report}");
-    assert_eq!(report["rewritten_total"].as_u64(), Some(1), "{report}");
-    assert!(
-        stderr.contains(
-            "pidcanon: warning: 1 statements hold an RDF 1.2 triple term; the IRIs inside \
-             triple terms are not rewritten"
-        ),
-        "{stderr}"
-    );
-    let dump = server.dump();
-    assert!(dump.contains(triple_term), "{dump}");
-    assert!(
-        dump.contains("<info:fedora/demo:1> <urn:p> <urn:o> .\n"),
-        "{dump}"
-    );
+    // Scanning for candidates, and from a snapshot (which cannot write out the statement of a
+    // triple term: its subject is rewritten by a per-IRI update).
+    for (name, extra) in [("scan", None), ("snapshot", Some("--snapshot"))] {
+        let server = Oxigraph::start(&binary, &dir.path().join(name));
+        server.load(&format!(
+            "<urn:r> <http://www.w3.org/1999/02/22-rdf-syntax-ns#reifies> {triple_term} .\n\
+             <info:fedora/demo%3a2> <urn:q> {triple_term} .\n\
+             <info:fedora/demo%3a1> <urn:p> <urn:o> .\n"
+        ));
+        let (query, update) = (server.query_url(), server.update_url());
+        let mut args = vec![
+            "store",
+            "--endpoint",
+            &query,
+            "--update-endpoint",
+            &update,
+            "--report",
+            "json",
+        ];
+        args.extend(extra);
+        let (_, stderr) = pidcanon_ok(&args);
+        let report = report(&stderr);
+        assert_eq!(report["triple_terms"].as_u64(), Some(2), "{name}: {report}");
+        assert_eq!(
+            report["rewritten_total"].as_u64(),
+            Some(2),
+            "{name}: {report}"
+        );
+        assert!(
+            stderr.contains(
+                "pidcanon: warning: 2 statements hold an RDF 1.2 triple term; the IRIs inside \
+                 triple terms are not rewritten"
+            ),
+            "{name}: {stderr}"
+        );
+        let dump = server.dump();
+        assert!(
+            dump.contains(&format!(
+                "<urn:r> <http://www.w3.org/1999/02/22-rdf-syntax-ns#reifies> {triple_term} .\n"
+            )),
+            "{name}: {dump}"
+        );
+        assert!(
+            dump.contains(&format!("<info:fedora/demo:2> <urn:q> {triple_term} .\n")),
+            "{name}: {dump}"
+        );
+        assert!(
+            dump.contains("<info:fedora/demo:1> <urn:p> <urn:o> .\n"),
+            "{name}: {dump}"
+        );
+    }
 }
 
 #[test]
@@ -1876,6 +1895,15 @@ fn with_snapshot_the_store_ends_as_its_file_rewrite_and_a_rerun_changes_nothing(
     }
     assert!(dataset(&server.dump(), None) == dataset(&dump, None));
 
+    // Read in pages (unsorted, checked against the count), it ends the same.
+    let paged = self::server(&binary, corpus.dir.path(), "paged", &corpus.nquads);
+    let in_pages = run_store(&paged, &["--snapshot", "--page", "97"]);
+    assert_eq!(
+        in_pages["statements_replaced"], first["statements_replaced"],
+        "{in_pages}"
+    );
+    assert_normalized(&paged, &corpus, &binary, "paged-reference");
+
     // A dry run on a fresh store prints the updates and changes nothing.
     let fresh = self::server(&binary, corpus.dir.path(), "fresh", &corpus.nquads);
     let untouched = fresh.dump();
@@ -1994,6 +2022,46 @@ fn with_snapshot_results_cut_at_a_row_cap_change_nothing() {
         &format!(
             "{url}: the store cut the results of the snapshot (every statement in scope) at 1 \
              rows (X-SPARQL-MaxRows); no statement was replaced"
+        ),
+    );
+    assert_eq!(updates.load(Ordering::SeqCst), 0, "an update was sent");
+}
+
+#[test]
+fn with_snapshot_pages_that_miss_statements_counted_change_nothing() {
+    let updates = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = Arc::clone(&updates);
+    let proxy = Proxy::start(None, move |request| {
+        seen.fetch_max(request.update, Ordering::SeqCst);
+        // The form's text, percent-encoded.
+        let query = percent_encoding::percent_decode_str(&request.body).decode_utf8_lossy();
+        let body = if query.contains("GROUP BY") {
+            r#"{"head":{"vars":["p","n"]},"results":{"bindings":[
+                {"p":{"type":"uri","value":"http://ex/p"},"n":{"type":"literal","value":"3"}},
+                {"p":{"type":"uri","value":"http://ex/q"},"n":{"type":"literal","value":"3"}}]}}"#
+        } else if query.contains("COUNT") {
+            r#"{"head":{"vars":["n"]},"results":{"bindings":[{"n":{"type":"literal","value":"6"}}]}}"#
+        } else if !query.contains("SELECT ?s ?p ?o ?g") {
+            r#"{"head":{"vars":["g"]},"results":{"bindings":[]}}"#
+        } else {
+            return Some(Reply::new(
+                200,
+                "text/tab-separated-values",
+                "?s\t?p\t?o\t?g\n<info:fedora/demo%3a1>\t<http://ex/p>\t\"x\"\t\n",
+            ));
+        };
+        Some(Reply::new(200, "application/sparql-results+json", body))
+    });
+    let url = proxy.url("/sparql");
+    let output = pidcanon(
+        &["store", "--snapshot", "--page", "10", "--endpoint", &url],
+        &[],
+    );
+    assert_store_error(
+        &output,
+        &format!(
+            "{url}: the pages of the snapshot held 2 statements where 6 were counted: the store \
+             changed while they were read"
         ),
     );
     assert_eq!(updates.load(Ordering::SeqCst), 0, "an update was sent");

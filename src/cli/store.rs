@@ -49,8 +49,8 @@ pub(crate) struct StoreArgs {
     #[arg(long, value_name = "N")]
     batch: Option<usize>,
     /// Find the candidate IRIs in pages of N (each page costs a scan of the store and a sort),
-    /// for stores that cut responses short (Virtuoso: 10000) [default: one query per pass, its
-    /// results read as they arrive].
+    /// or with --snapshot read the statements in pages of N, for stores that cut responses
+    /// short (Virtuoso: 10000) [default: one query per pass, its results read as they arrive].
     #[arg(long, value_name = "N")]
     page: Option<usize>,
     /// Read every statement in scope once and replace each one that changes, as read, with

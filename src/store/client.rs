@@ -3,6 +3,7 @@
 //! Query results are read as they arrive, one row at a time.
 
 use super::StoreError;
+use super::terms::{self, EachRow, Term};
 use base64::Engine;
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
@@ -181,6 +182,13 @@ pub struct Value {
     pub lang: Option<String>,
 }
 
+/// The media type of SPARQL JSON results.
+const JSON_RESULTS: &str = "application/sparql-results+json";
+
+/// What [`Client::select_terms_each`] asks for: SPARQL TSV results (terms written as in Turtle,
+/// the cheapest for a store to write and to read), else JSON results.
+const TERMS_RESULTS: &str = "text/tab-separated-values, application/sparql-results+json;q=0.9";
+
 /// The 2xx answer of an endpoint, its body not read yet.
 type Response = ureq::http::Response<ureq::Body>;
 
@@ -303,6 +311,15 @@ impl<'de> Visitor<'de> for Section<'_> {
 enum Operation {
     Query,
     Update,
+}
+
+/// The row cap an answer says its results were cut at (Virtuoso's `X-SPARQL-MaxRows`).
+fn max_rows(response: &Response) -> Option<String> {
+    response
+        .headers()
+        .get("x-sparql-maxrows")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
 }
 
 /// What to do when a request times out.
@@ -456,11 +473,18 @@ impl Client {
         each: &mut dyn FnMut(Row) -> Result<(), StoreError>,
     ) -> Result<Option<String>, StoreError> {
         let (content_type, response) = self.send(Operation::Query, query, OnTimeout::Retry)?;
-        let cut = response
-            .headers()
-            .get("x-sparql-maxrows")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+        self.read_results(content_type, response, each)
+    }
+
+    /// Reads the SPARQL JSON results of `response`, giving each row to `each`; the row cap, as
+    /// [`Self::select_each`] returns it.
+    fn read_results(
+        &self,
+        content_type: Option<String>,
+        response: Response,
+        each: &mut dyn FnMut(Row) -> Result<(), StoreError>,
+    ) -> Result<Option<String>, StoreError> {
+        let cut = max_rows(&response);
         let reader = BufReader::with_capacity(1 << 16, response.into_body().into_reader());
         let mut stopped = None;
         let seed = ResultsSeed {
@@ -485,6 +509,47 @@ impl Client {
                 ),
             },
         })
+    }
+
+    /// Runs a `SELECT` query and gives each row to `each` as it is read, as the [`Term`]s of
+    /// `vars` in that order (`None`: unbound): asks for TSV results, whose terms an update can
+    /// copy as they are, and reads JSON results if that is what the endpoint sends. Returns the
+    /// row cap the endpoint says it cut the results at, as [`Self::select_each`] does.
+    pub(crate) fn select_terms_each(
+        &self,
+        query: &str,
+        vars: &[&str],
+        each: &mut EachRow<'_>,
+    ) -> Result<Option<String>, StoreError> {
+        let (content_type, response) =
+            self.send_accepting(Operation::Query, query, OnTimeout::Retry, TERMS_RESULTS)?;
+        let tsv = content_type
+            .as_deref()
+            .is_some_and(|t| t.trim_start().starts_with("text/tab-separated-values"));
+        if !tsv {
+            let mut terms = Vec::with_capacity(vars.len());
+            let cut = self.read_results(content_type, response, &mut |row| {
+                terms.clear();
+                terms.extend(vars.iter().map(|var| row.get(*var).map(Term::of_json)));
+                each(&terms)
+            })?;
+            return Ok(cut);
+        }
+        let cut = max_rows(&response);
+        let reader = BufReader::with_capacity(1 << 16, response.into_body().into_reader());
+        terms::read_tsv(reader, vars, each).map_err(|e| match e {
+            terms::TsvError::Stopped(e) => e,
+            terms::TsvError::Io(e) => StoreError::Unavailable {
+                endpoint: self.query_endpoint.clone(),
+                attempts: 1,
+                reason: format!("the results were cut off: {e}"),
+            },
+            terms::TsvError::Syntax(reason) => StoreError::NotSparql {
+                endpoint: self.query_endpoint.clone(),
+                reason: format!("TSV results that cannot be read: {reason}"),
+            },
+        })?;
+        Ok(cut)
     }
 
     /// Runs an `ASK` query; its answer.
@@ -547,6 +612,17 @@ impl Client {
         text: &str,
         on_timeout: OnTimeout,
     ) -> Result<(Option<String>, Response), StoreError> {
+        self.send_accepting(operation, text, on_timeout, JSON_RESULTS)
+    }
+
+    /// [`Self::send`], asking for the media types `accept`.
+    fn send_accepting(
+        &self,
+        operation: Operation,
+        text: &str,
+        on_timeout: OnTimeout,
+        accept: &str,
+    ) -> Result<(Option<String>, Response), StoreError> {
         let (endpoint, form) = match operation {
             Operation::Query => (&self.query_endpoint, "query="),
             Operation::Update => (&self.update_endpoint, "update="),
@@ -558,7 +634,7 @@ impl Client {
         let mut challenged = false;
         loop {
             attempt += 1;
-            let reason = match self.attempt(endpoint, &body) {
+            let reason = match self.attempt(endpoint, &body, accept) {
                 Ok(Answer::Done(content_type, response)) => return Ok((content_type, response)),
                 Ok(Answer::Challenge(challenge)) if !challenged => {
                     // Answer a new digest challenge at once, once.
@@ -631,13 +707,13 @@ impl Client {
     }
 
     /// One HTTP request.
-    fn attempt(&self, endpoint: &str, body: &str) -> Result<Answer, Failure> {
+    fn attempt(&self, endpoint: &str, body: &str, accept: &str) -> Result<Answer, Failure> {
         self.requests.set(self.requests.get() + 1);
         let mut request = self
             .agent
             .post(endpoint)
             .header("Content-Type", "application/x-www-form-urlencoded")
-            .header("Accept", "application/sparql-results+json");
+            .header("Accept", accept);
         if let Some(authorization) = self.authorization(endpoint, body) {
             request = request.header("Authorization", authorization);
         }

@@ -63,13 +63,30 @@ pub enum StoreError {
     #[error(
         "{endpoint}: the store cut the results of the snapshot (every statement in scope) at \
          {rows} rows (X-SPARQL-MaxRows); no statement was replaced: raise the store's cap \
-         (Virtuoso: ResultSetMaxRows), or run without --snapshot"
+         (Virtuoso: ResultSetMaxRows), or read it in pages with --page {rows}"
     )]
     SnapshotTruncated {
         /// The URL of the endpoint.
         endpoint: String,
         /// The cap, as the endpoint gave it.
         rows: String,
+    },
+    /// The pages of the snapshot did not hold the statements counted: the store changed while
+    /// they were read, or does not give them in the same order each time; nothing was changed
+    /// by the snapshot.
+    #[error(
+        "{endpoint}: the pages of the snapshot held {read} statements where {counted} were \
+         counted: the store changed while they were read (or gives them in another order each \
+         time); no statement was replaced: rerun, or run without --page if the store answers in \
+         one response"
+    )]
+    SnapshotMoved {
+        /// The URL of the endpoint.
+        endpoint: String,
+        /// Statements read.
+        read: u64,
+        /// Statements counted before.
+        counted: u64,
     },
     /// The endpoint cut the results of the literal query (`--literals`, which is not paged) at
     /// a row cap; the IRIs were rewritten, the literals not.

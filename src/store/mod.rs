@@ -30,6 +30,7 @@ mod error;
 mod literals;
 mod snapshot;
 mod sparql;
+mod terms;
 
 pub use client::{AuthScheme, Client, ClientOptions, Credentials, Row, Value};
 pub use error::StoreError;
@@ -79,7 +80,8 @@ const LISTED_BATCH: usize = 200;
 #[non_exhaustive]
 pub struct StoreReport {
     /// Candidate IRIs examined: distinct per query (graph names; then terms, one query per
-    /// position, or all positions in one query per page with `with_page`).
+    /// position, or all positions in one query per page with `with_page`); with a snapshot,
+    /// every IRI of every statement read.
     pub iris_examined: u64,
     /// IRIs rewritten (or, in a dry run, to rewrite), by the kind of identifier.
     pub rewritten: BTreeMap<Kind, u64>,
@@ -355,8 +357,10 @@ impl Normalizer {
     /// of [`with_batch`](Self::with_batch)); statements with a blank node get the per-IRI
     /// updates of the scan. Faster on a large store, but a statement that another client deletes
     /// between the read and its update comes back in its canonical spelling (see docs/store.md,
-    /// "The snapshot"). The graph names are still found by their scan; [`with_page`](Self::with_page)
-    /// pages only that one.
+    /// "The snapshot"). The graph names are still found by their scan. With
+    /// [`with_page`](Self::with_page), the statements are read in pages too (unsorted: a store
+    /// that caps its rows caps its sorts too), and a read whose pages do not hold the statements
+    /// counted fails before any statement is replaced.
     #[must_use]
     pub fn with_snapshot(mut self) -> Self {
         self.snapshot = true;
@@ -606,11 +610,14 @@ impl Run<'_> {
         }
         let run = self;
         run.report.statements_before = run.count(&sparql.count())?;
-        run.report.triple_terms = run.triple_terms()?;
-        run.report.statements_counted = true;
-        if run.report.triple_terms > 0 {
-            run.observer.triple_terms(run.report.triple_terms);
+        // With a snapshot, counted as the statements are read.
+        if !normalizer.snapshot {
+            run.report.triple_terms = run.triple_terms()?;
+            if run.report.triple_terms > 0 {
+                run.observer.triple_terms(run.report.triple_terms);
+            }
         }
+        run.report.statements_counted = true;
         run.link_classes(statements)?;
         if normalizer.graphs == Graphs::All {
             run.pass(Pass::GraphNames)?;

@@ -12,11 +12,12 @@
 //! that another client deletes between the read and the update comes back in its canonical
 //! spelling (see docs/store.md, "The snapshot").
 
-use super::client::Value;
 use super::sparql::{Sparql, iri};
-use super::{Batch, Examined, Rewrite, Run, Sizer, StoreError, rewrite_of};
-use oxrdf::{Literal, NamedNode};
+use super::terms::Term;
+use super::{Batch, Examined, Normalizer, Rewrite, Run, Sizer, StoreError, rewrite_of};
+use crate::equivalence::mapping::IriMapping;
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Statements per update without `--batch` (about 250 bytes each, old and new: half a megabyte).
@@ -24,6 +25,14 @@ pub(super) const SNAPSHOT_BATCH: usize = 2000;
 
 /// The most statements of an update asked about after it, to check that it was applied.
 const CHECK_SAMPLE: usize = 16;
+
+/// The statements are read in this many parts at once, on as many connections, each part the
+/// statements of some of the predicates (the store looks them up in its predicate index and
+/// writes the parts on as many cores as it has).
+const PARTS: usize = 2;
+
+/// With more distinct predicates than this, the statements are read in one query.
+const MAX_PARTITIONED_PREDICATES: usize = 5000;
 
 /// A statement the snapshot replaces: its graph (`<…>`, or the default graph), and the
 /// statement as read and as rewritten (`s p o`, SPARQL text).
@@ -37,7 +46,7 @@ struct Change {
     rewrites: Vec<usize>,
 }
 
-/// What the read of the statements found.
+/// What the read of (a part of) the statements found.
 #[derive(Debug, Default)]
 struct Snapshot {
     changes: Vec<Change>,
@@ -48,29 +57,49 @@ struct Snapshot {
     /// Old IRIs held by a changed statement that cannot be written out (a blank node, a triple
     /// term, an IRI SPARQL cannot write): rewritten by per-IRI updates.
     by_iri: BTreeSet<String>,
-    /// Invalid identifiers already told.
-    invalid: HashSet<String>,
+    /// Invalid identifiers, each once, and why.
+    invalid: Vec<(String, String)>,
+    invalid_seen: HashSet<String>,
 }
 
-/// A term of a row as an update writes it, and what it becomes.
-struct Term {
+/// What a reader found in its part of the statements, and how many it read.
+type Part = (Snapshot, u64);
+
+/// Some predicates (`<…>`) and the statements that have them.
+type Predicates = (u64, Vec<String>);
+
+/// What a term of a statement is in an update, and what it becomes.
+struct Seen {
     /// SPARQL text, or `None` if it cannot be written out (blank node, triple term, IRI with a
     /// character SPARQL cannot write).
     text: Option<String>,
+    /// The IRI, if it is one.
+    iri: Option<String>,
     /// The rewrite of an IRI that changes (index into [`Snapshot::rewrites`]).
     rewrite: Option<usize>,
+}
+
+/// What a reader of the statements needs: how IRIs are rewritten, and which links stay.
+#[derive(Clone, Copy)]
+struct Examiner<'a> {
+    normalizer: &'a Normalizer,
+    mapping: &'a IriMapping,
+    sparql: &'a Sparql,
+    /// IRIs examined, by every reader.
+    examined: &'a AtomicU64,
+    /// Statements whose object is a triple term, by every reader.
+    triple_terms: &'a AtomicU64,
 }
 
 impl Run<'_> {
     /// Reads the statements in scope, and replaces those that change.
     pub(super) fn snapshot_terms(&mut self) -> Result<(), StoreError> {
-        let snapshot = self.read_snapshot()?;
         let Snapshot {
             changes,
             rewrites,
             by_iri,
             ..
-        } = snapshot;
+        } = self.read_snapshot()?;
         // The IRIs rewritten by per-IRI updates are told, counted and linked there.
         let mut told: Vec<bool> = rewrites.iter().map(|r| by_iri.contains(&r.old)).collect();
         let start = self.normalizer.batch.unwrap_or(SNAPSHOT_BATCH);
@@ -85,85 +114,227 @@ impl Run<'_> {
         self.apply_all(super::Pass::Terms, per_iri)
     }
 
-    /// The statements in scope, read as they arrive; keeps those that change.
+    /// The statements in scope, read in [`PARTS`] parts at once (each on a connection of its
+    /// own, read by a thread of its own as they arrive); keeps those that change.
     fn read_snapshot(&mut self) -> Result<Snapshot, StoreError> {
         let (client, sparql) = (self.client, self.sparql);
+        let (queries, counted) = match self.predicate_parts()? {
+            Some(parts) => (
+                parts
+                    .iter()
+                    .map(|(_, predicates)| sparql.statements(Some(predicates)))
+                    .collect(),
+                parts.iter().map(|(n, _)| n).sum(),
+            ),
+            None => (vec![sparql.statements(None)], self.report.statements_before),
+        };
+        let page = self.normalizer.page;
+        let (examined, triple_terms) = (AtomicU64::new(0), AtomicU64::new(0));
+        let examiner = Examiner {
+            normalizer: self.normalizer,
+            mapping: self.mapping,
+            sparql,
+            examined: &examined,
+            triple_terms: &triple_terms,
+        };
+        let parts: Vec<(super::Client, Result<Part, StoreError>)> = std::thread::scope(|scope| {
+            let threads: Vec<_> = queries
+                .iter()
+                .map(|query| {
+                    let fork = client.fork();
+                    scope.spawn(move || {
+                        let part = read_part(&fork, query, page, examiner);
+                        (fork, part)
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .map(|thread| thread.join().expect("a reading thread does not panic"))
+                .collect()
+        });
+        self.report.iris_examined += examined.load(Ordering::Relaxed);
+        // Counted here rather than by a query of their own (which costs another scan).
+        self.report.triple_terms = triple_terms.load(Ordering::Relaxed);
+        if self.report.triple_terms > 0 {
+            self.observer.triple_terms(self.report.triple_terms);
+        }
         let mut snapshot = Snapshot::default();
-        let mut statements: u64 = 0;
-        let cut = client.select_each(&sparql.statements(), &mut |mut row| {
-            let (Some(s), Some(p), Some(o)) = (row.remove("s"), row.remove("p"), row.remove("o"))
-            else {
-                return Ok(());
-            };
-            let graph = row.remove("g");
-            self.statement(&mut snapshot, &s, &p, &o, graph.as_ref());
-            statements += 1;
-            if statements % 100_000 == 0 {
-                self.tally();
-                self.observer.progress(&self.report);
+        let mut failed = None;
+        let mut read = 0;
+        for (fork, part) in parts {
+            client.absorb(&fork);
+            match part {
+                Ok((part, rows)) => {
+                    snapshot.merge(part);
+                    read += rows;
+                }
+                Err(e) => {
+                    failed.get_or_insert(e);
+                }
             }
-            Ok(())
-        })?;
-        if let Some(rows) = cut {
-            return Err(StoreError::SnapshotTruncated {
+        }
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        // Pages are not sorted (a store that caps its rows also caps what it sorts): they hold
+        // every statement once only if the store gives them in the same order each time and
+        // nothing changed meanwhile.
+        if page.is_some() && read != counted {
+            return Err(StoreError::SnapshotMoved {
                 endpoint: client.query_endpoint().to_owned(),
-                rows,
+                read,
+                counted,
             });
+        }
+        for (value, reason) in std::mem::take(&mut snapshot.invalid) {
+            self.report.invalid += 1;
+            self.observer.invalid(&value, &reason);
         }
         self.tally();
         self.observer.progress(&self.report);
         Ok(snapshot)
     }
 
-    /// Examines one statement of the snapshot: keeps it if it changes.
+    /// The predicates in scope in [`PARTS`] parts of about as many statements (`<…>`), and the
+    /// statements of each part; `None`
+    /// when the statements are better read in one query: a store that cannot count them by
+    /// predicate, too many predicates, or one SPARQL cannot write.
+    fn predicate_parts(&mut self) -> Result<Option<Vec<Predicates>>, StoreError> {
+        let mut counted: Vec<(u64, String)> = Vec::new();
+        let mut writable = true;
+        let answer =
+            self.client
+                .select_each(&self.sparql.statements_by_predicate(), &mut |mut row| {
+                    let (Some(p), Some(n)) = (row.remove("p"), row.remove("n")) else {
+                        return Ok(());
+                    };
+                    match iri(&p.value) {
+                        Some(p) => counted.push((n.value.parse().unwrap_or(0), p)),
+                        None => writable = false,
+                    }
+                    Ok(())
+                });
+        match answer {
+            Ok(None) => {}
+            // Cut at a row cap, or a store that cannot group: one query.
+            Ok(Some(_)) | Err(StoreError::Status { status: 400, .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        if !writable || counted.len() < PARTS || counted.len() > MAX_PARTITIONED_PREDICATES {
+            return Ok(None);
+        }
+        // The largest first, each to the part with the fewest statements so far.
+        counted.sort_unstable_by(|a, b| b.cmp(a));
+        let mut parts: Vec<Predicates> = vec![(0, Vec::new()); PARTS];
+        for (n, predicate) in counted {
+            let part = parts
+                .iter_mut()
+                .min_by_key(|(total, _)| *total)
+                .expect("PARTS > 0");
+            part.0 += n;
+            part.1.push(predicate);
+        }
+        Ok(Some(parts))
+    }
+}
+
+/// The statements of `query`, read by `client` as they arrive (in pages of `page`, if given);
+/// keeps those that change. How many statements were read.
+fn read_part(
+    client: &super::Client,
+    query: &str,
+    page: Option<usize>,
+    examiner: Examiner<'_>,
+) -> Result<Part, StoreError> {
+    let mut snapshot = Snapshot::default();
+    let mut read: u64 = 0;
+    loop {
+        let text = match page {
+            Some(limit) => format!("{query} LIMIT {limit} OFFSET {read}"),
+            None => query.to_owned(),
+        };
+        let mut rows = 0;
+        let cut = client.select_terms_each(&text, &["s", "p", "o", "g"], &mut |terms| {
+            rows += 1;
+            if let [Some(s), Some(p), Some(o), g] = terms {
+                if *o == Term::Triple {
+                    examiner.triple_terms.fetch_add(1, Ordering::Relaxed);
+                }
+                snapshot.statement(examiner, [s, p, o], g.as_ref());
+            }
+            Ok(())
+        })?;
+        read += rows;
+        match (cut, page) {
+            // Cut at a cap below the page (or without pages).
+            (Some(cap), Some(limit)) if rows < limit as u64 => {
+                return Err(StoreError::SnapshotTruncated {
+                    endpoint: client.query_endpoint().to_owned(),
+                    rows: cap,
+                });
+            }
+            (Some(cap), None) => {
+                return Err(StoreError::SnapshotTruncated {
+                    endpoint: client.query_endpoint().to_owned(),
+                    rows: cap,
+                });
+            }
+            (_, Some(limit)) if rows == limit as u64 => {}
+            _ => return Ok((snapshot, read)),
+        }
+    }
+}
+
+impl Snapshot {
+    /// Examines one statement: keeps it if it changes.
     fn statement(
         &mut self,
-        snapshot: &mut Snapshot,
-        s: &Value,
-        p: &Value,
-        o: &Value,
-        graph: Option<&Value>,
+        examiner: Examiner<'_>,
+        [s, p, o]: [&Term<'_>; 3],
+        graph: Option<&Term<'_>>,
     ) {
-        let subject = self.term(snapshot, s);
-        let predicate = self.term(snapshot, p);
-        let mut object = self.term(snapshot, o);
-        let rewritten = |term: &Term, value: &Value| match term.rewrite {
-            Some(index) => snapshot.rewrites[index].new.clone(),
-            None => value.value.clone(),
+        let subject = self.term(examiner, s);
+        let predicate = self.term(examiner, p);
+        let mut object = self.term(examiner, o);
+        let rewrites = &self.rewrites;
+        let rewritten = |seen: &'_ Seen| -> Option<String> {
+            match seen.rewrite {
+                Some(index) => Some(rewrites[index].new.clone()),
+                None => seen.iri.clone(),
+            }
         };
         if let Some(index) = object.rewrite {
             // A link from a class's representative to a member stays as it is.
-            let rewrite = &snapshot.rewrites[index];
+            let rewrite = &self.rewrites[index];
             if rewrite.collapsed
-                && s.kind == "uri"
-                && rewritten(&subject, s) == rewrite.new
-                && self
-                    .sparql
-                    .is_equivalence(&format!("<{}>", rewritten(&predicate, p)))
+                && rewritten(&subject).as_ref() == Some(&rewrite.new)
+                && rewritten(&predicate)
+                    .is_some_and(|p| examiner.sparql.is_equivalence(&format!("<{p}>")))
             {
                 object.rewrite = None;
             }
         }
-        let terms = [&subject, &predicate, &object];
-        let rewrites: Vec<usize> = terms.iter().filter_map(|t| t.rewrite).collect();
+        let seen = [&subject, &predicate, &object];
+        let rewrites: Vec<usize> = seen.iter().filter_map(|t| t.rewrite).collect();
         if rewrites.is_empty() {
             return;
         }
         let graph = match graph {
             None => Some(None),
-            Some(g) if g.kind == "uri" => iri(&g.value).map(Some),
+            Some(Term::Iri(g)) => iri(g).map(Some),
             Some(_) => None,
         };
         let (Some(graph), Some(s_old), Some(p_old), Some(o_old)) =
             (graph, &subject.text, &predicate.text, &object.text)
         else {
             for index in rewrites {
-                snapshot.by_iri.insert(snapshot.rewrites[index].old.clone());
+                self.by_iri.insert(self.rewrites[index].old.clone());
             }
             return;
         };
-        let new = |term: &Term, old: &str| match term.rewrite {
-            Some(index) => format!("<{}>", snapshot.rewrites[index].new),
+        let new = |seen: &Seen, old: &str| match seen.rewrite {
+            Some(index) => format!("<{}>", self.rewrites[index].new),
             None => old.to_owned(),
         };
         let change = Change {
@@ -177,67 +348,80 @@ impl Run<'_> {
             ),
             rewrites,
         };
-        snapshot.changes.push(change);
+        self.changes.push(change);
     }
 
     /// One term of a statement: how an update writes it, and its rewrite if it is an IRI that
-    /// changes (recorded in `snapshot`; an invalid one is told once).
-    fn term(&mut self, snapshot: &mut Snapshot, value: &Value) -> Term {
-        match value.kind.as_str() {
-            "uri" => {
-                self.report.iris_examined += 1;
-                if let Some(&index) = snapshot.index.get(&value.value) {
-                    return Term {
-                        text: iri(&value.value),
-                        rewrite: Some(index),
-                    };
-                }
-                let rewrite = match rewrite_of(self.normalizer, self.mapping, &value.value) {
-                    Examined::Canonical => None,
-                    Examined::Rewrite(rewrite) => {
-                        let index = snapshot.rewrites.len();
-                        snapshot.index.insert(rewrite.old.clone(), index);
-                        snapshot.rewrites.push(rewrite);
-                        Some(index)
-                    }
-                    Examined::Invalid(reason) => {
-                        if snapshot.invalid.insert(value.value.clone()) {
-                            self.report.invalid += 1;
-                            self.observer.invalid(&value.value, &reason);
-                        }
-                        None
-                    }
-                };
-                Term {
-                    text: iri(&value.value),
-                    rewrite,
-                }
-            }
-            "literal" | "typed-literal" => {
-                let literal = match (&value.lang, &value.datatype) {
-                    (Some(lang), _) => {
-                        Literal::new_language_tagged_literal_unchecked(&value.value, lang)
-                    }
-                    (None, Some(datatype)) => Literal::new_typed_literal(
-                        &value.value,
-                        NamedNode::new_unchecked(datatype.as_str()),
-                    ),
-                    (None, None) => Literal::new_simple_literal(&value.value),
-                };
-                let writable = match &value.datatype {
-                    Some(datatype) => iri(datatype).is_some(),
-                    None => true,
-                };
-                Term {
-                    text: writable.then(|| literal.to_string()),
+    /// changes (recorded; an invalid one is recorded once).
+    fn term(&mut self, examiner: Examiner<'_>, term: &Term<'_>) -> Seen {
+        let value = match term {
+            Term::Iri(value) => value,
+            Term::Literal(text) => {
+                return Seen {
+                    text: Some(text.to_string()),
+                    iri: None,
                     rewrite: None,
-                }
+                };
             }
-            // A blank node, a triple term.
-            _ => Term {
-                text: None,
-                rewrite: None,
+            Term::Blank | Term::Triple | Term::Other => {
+                return Seen {
+                    text: None,
+                    iri: None,
+                    rewrite: None,
+                };
+            }
+        };
+        examiner.examined.fetch_add(1, Ordering::Relaxed);
+        let rewrite = match self.index.get(value.as_ref()) {
+            Some(&index) => Some(index),
+            None => match rewrite_of(examiner.normalizer, examiner.mapping, value) {
+                Examined::Canonical => None,
+                Examined::Rewrite(rewrite) => Some(self.push(rewrite)),
+                Examined::Invalid(reason) => {
+                    if self.invalid_seen.insert(value.to_string()) {
+                        self.invalid.push((value.to_string(), reason));
+                    }
+                    None
+                }
             },
+        };
+        Seen {
+            text: iri(value),
+            iri: Some(value.to_string()),
+            rewrite,
+        }
+    }
+
+    /// Records `rewrite`; its index.
+    fn push(&mut self, rewrite: Rewrite) -> usize {
+        let index = self.rewrites.len();
+        self.index.insert(rewrite.old.clone(), index);
+        self.rewrites.push(rewrite);
+        index
+    }
+
+    /// Adds what another part found.
+    fn merge(&mut self, part: Snapshot) {
+        let moved: Vec<usize> = part
+            .rewrites
+            .into_iter()
+            .map(|rewrite| match self.index.get(&rewrite.old) {
+                Some(&index) => index,
+                None => self.push(rewrite),
+            })
+            .collect();
+        self.changes
+            .extend(part.changes.into_iter().map(|mut change| {
+                for index in &mut change.rewrites {
+                    *index = moved[*index];
+                }
+                change
+            }));
+        self.by_iri.extend(part.by_iri);
+        for (value, reason) in part.invalid {
+            if self.invalid_seen.insert(value.clone()) {
+                self.invalid.push((value, reason));
+            }
         }
     }
 }

@@ -231,9 +231,21 @@ impl Sparql {
     }
 
     /// Every statement in scope (`?s ?p ?o`, and `?g` in a named graph), in the order the store
-    /// gives them.
-    pub(crate) fn statements(&self) -> String {
-        format!("SELECT ?s ?p ?o ?g WHERE {}", self.in_scope("?s ?p ?o"))
+    /// gives them; or those of `predicates` (`<…>`), which the store looks up in its index.
+    pub(crate) fn statements(&self, predicates: Option<&[String]>) -> String {
+        let pattern = match predicates {
+            Some(predicates) => format!("VALUES ?p {{ {} }} ?s ?p ?o", predicates.join(" ")),
+            None => "?s ?p ?o".to_owned(),
+        };
+        format!("SELECT ?s ?p ?o ?g WHERE {}", self.in_scope(&pattern))
+    }
+
+    /// The statements in scope, counted by predicate (`?p`, `?n`).
+    pub(crate) fn statements_by_predicate(&self) -> String {
+        format!(
+            "SELECT ?p (COUNT(*) AS ?n) WHERE {} GROUP BY ?p",
+            self.in_scope("?s ?p ?o")
+        )
     }
 
     /// Whether `predicate` (`<…>`) is an equivalence predicate of the collapse.
