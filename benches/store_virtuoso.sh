@@ -6,7 +6,8 @@
 # data) and prints one Markdown table: statements, IRIs rewritten, wall time, updates and
 # requests, and whether the graph equals the file rewrite (exit status 1 if not).
 #
-# usage: benches/store_virtuoso.sh [TRIPLES (default 200000)] [VARIANT-PERCENT (default 5)]
+# usage: benches/store_virtuoso.sh [TRIPLES (default 200000)] [VARIANT-PERCENT (default 5)] [OPTION…]
+# (OPTIONs are added to the store command, as `--snapshot`)
 # Needs python3 (the corpus generator benches/gen_rdf.py or $GEN_CORPUS), curl, and Virtuoso 7
 # (`virtuoso-t` and `isql-vt`, or `isql`, on the PATH: Debian's virtuoso-opensource). The server
 # runs on free 127.0.0.1 ports with a fresh database in a temporary directory, removed at the end.
@@ -20,6 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 triples=${1:-200000}
 percent=${2:-5}
+options=("${@:3}")
 gen=${GEN_CORPUS:-benches/gen_rdf.py}
 dir=${BENCH_DIR:-target/bench}/store-virtuoso
 graph=http://example.org/store
@@ -104,7 +106,7 @@ start=$(seconds)
 status=0
 VIRTUOSO_CREDENTIALS=dba:dba "$pidcanon" store --endpoint "$endpoint" --auth digest \
   --credentials-env VIRTUOSO_CREDENTIALS --graph "$graph" --page 10000 --report json \
-  2> "$dir/store.log" || status=$?
+  ${options[@]+"${options[@]}"} 2> "$dir/store.log" || status=$?
 store_seconds=$(python3 -c "import time; print(round(time.monotonic() - $start, 1))")
 report=$(tail -1 "$dir/store.log")
 field() { python3 -c 'import json, sys; v = json.loads(sys.argv[1]).get(sys.argv[2]); print("-" if v is None else v)' "$report" "$1" 2>/dev/null || echo -; }
@@ -122,7 +124,7 @@ else
 fi
 
 version=$("$virtuoso" -? 2>&1 | sed -n 's/^Version \([^ ]*\).*/\1/p') || true
-echo "\`pidcanon store --graph G --page 10000\` (no --batch) on Virtuoso ${version:-7}, $percent % of the statements with a variant spelling (loaded in ${load_seconds} s, not timed):"
+echo "\`pidcanon store --graph G --page 10000${options[*]+ ${options[*]}}\` (no --batch) on Virtuoso ${version:-7}, $percent % of the statements with a variant spelling (loaded in ${load_seconds} s, not timed):"
 echo
 echo "| statements before | after | IRIs rewritten | wall time | updates | requests | IRIs per update at the end | updates split | retries | equals the file rewrite |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"

@@ -512,17 +512,20 @@ impl Client {
     }
 
     /// Runs a `SELECT` query and gives each row to `each` as it is read, as the [`Term`]s of
-    /// `vars` in that order (`None`: unbound): asks for TSV results, whose terms an update can
-    /// copy as they are, and reads JSON results if that is what the endpoint sends. Returns the
-    /// row cap the endpoint says it cut the results at, as [`Self::select_each`] does.
+    /// `vars` in that order (`None`: unbound): with `tsv`, asks for TSV results, whose terms an
+    /// update can copy as they are, and reads JSON results if that is what the endpoint sends;
+    /// else asks for JSON results. Returns the row cap the endpoint says it cut the results at,
+    /// as [`Self::select_each`] does.
     pub(crate) fn select_terms_each(
         &self,
         query: &str,
         vars: &[&str],
+        tsv: bool,
         each: &mut EachRow<'_>,
     ) -> Result<Option<String>, StoreError> {
+        let accept = if tsv { TERMS_RESULTS } else { JSON_RESULTS };
         let (content_type, response) =
-            self.send_accepting(Operation::Query, query, OnTimeout::Retry, TERMS_RESULTS)?;
+            self.send_accepting(Operation::Query, query, OnTimeout::Retry, accept)?;
         let tsv = content_type
             .as_deref()
             .is_some_and(|t| t.trim_start().starts_with("text/tab-separated-values"));
@@ -802,7 +805,10 @@ impl Client {
                 (Some(_), false) => "the credentials were refused".to_owned(),
             });
         }
-        let query_only = lower.contains("query") && !lower.contains("update");
+        // Not a Virtuoso error (which may quote the query it could not compile).
+        let query_only = lower.contains("query")
+            && !lower.contains("update")
+            && !body.contains("Virtuoso 37000 Error");
         if matches!(operation, Operation::Update) && (400..500).contains(&status) && query_only {
             return Some(format!(
                 "{} is a query endpoint, which does not take updates: give the update endpoint \

@@ -446,7 +446,15 @@ impl Normalizer {
             None if virtuoso => VIRTUOSO_BATCH,
             None => DEFAULT_BATCH,
         };
-        if virtuoso && self.batch.is_none() && !self.dry_run {
+        if virtuoso && self.batch.is_none() && !self.dry_run && self.snapshot {
+            observer.notice(&format!(
+                "the store is Virtuoso ({}): updates of at most {} statements (it compiles an \
+                 update into at most 10 000 lines of SQL; --batch N to choose), and of {VIRTUOSO_BATCH} \
+                 IRIs for the statements with a blank node",
+                client.server().unwrap_or_default(),
+                snapshot::SNAPSHOT_VIRTUOSO_BATCH
+            ));
+        } else if virtuoso && self.batch.is_none() && !self.dry_run {
             observer.notice(&format!(
                 "the store is Virtuoso ({}): updates of at most {VIRTUOSO_BATCH} IRIs (its time \
                  to compile an update grows with the square of the operations in it; --batch N \

@@ -23,6 +23,10 @@ use std::time::Instant;
 /// Statements per update without `--batch` (about 250 bytes each, old and new: half a megabyte).
 pub(super) const SNAPSHOT_BATCH: usize = 2000;
 
+/// Statements per update without `--batch` on Virtuoso, which compiles an update into SQL of at
+/// most 10 000 lines (`DELETE DATA` and `INSERT DATA` of 2 000 statements are more).
+pub(super) const SNAPSHOT_VIRTUOSO_BATCH: usize = 500;
+
 /// The most statements of an update asked about after it, to check that it was applied.
 const CHECK_SAMPLE: usize = 16;
 
@@ -102,7 +106,11 @@ impl Run<'_> {
         } = self.read_snapshot()?;
         // The IRIs rewritten by per-IRI updates are told, counted and linked there.
         let mut told: Vec<bool> = rewrites.iter().map(|r| by_iri.contains(&r.old)).collect();
-        let start = self.normalizer.batch.unwrap_or(SNAPSHOT_BATCH);
+        let start = match self.normalizer.batch {
+            Some(n) => n,
+            None if super::is_virtuoso(self.client) => SNAPSHOT_VIRTUOSO_BATCH,
+            None => SNAPSHOT_BATCH,
+        };
         let iris = std::mem::replace(&mut self.sizer, Sizer::new(start));
         let sent = self.send_changes(&changes, &rewrites, &mut told);
         self.sizer = iris;
@@ -129,6 +137,9 @@ impl Run<'_> {
             None => (vec![sparql.statements(None)], self.report.statements_before),
         };
         let page = self.normalizer.page;
+        // Virtuoso 7.2 writes a tab in a literal as it is in TSV results, which then cannot be
+        // read: JSON results there.
+        let tsv = !super::is_virtuoso(client);
         let (examined, triple_terms) = (AtomicU64::new(0), AtomicU64::new(0));
         let examiner = Examiner {
             normalizer: self.normalizer,
@@ -143,7 +154,7 @@ impl Run<'_> {
                 .map(|query| {
                     let fork = client.fork();
                     scope.spawn(move || {
-                        let part = read_part(&fork, query, page, examiner);
+                        let part = read_part(&fork, query, page, tsv, examiner);
                         (fork, part)
                     })
                 })
@@ -239,12 +250,13 @@ impl Run<'_> {
     }
 }
 
-/// The statements of `query`, read by `client` as they arrive (in pages of `page`, if given);
-/// keeps those that change. How many statements were read.
+/// The statements of `query`, read by `client` as they arrive (in pages of `page`, if given;
+/// as TSV results if `tsv`); keeps those that change. How many statements were read.
 fn read_part(
     client: &super::Client,
     query: &str,
     page: Option<usize>,
+    tsv: bool,
     examiner: Examiner<'_>,
 ) -> Result<Part, StoreError> {
     let mut snapshot = Snapshot::default();
@@ -255,7 +267,7 @@ fn read_part(
             None => query.to_owned(),
         };
         let mut rows = 0;
-        let cut = client.select_terms_each(&text, &["s", "p", "o", "g"], &mut |terms| {
+        let cut = client.select_terms_each(&text, &["s", "p", "o", "g"], tsv, &mut |terms| {
             rows += 1;
             if let [Some(s), Some(p), Some(o), g] = terms {
                 if *o == Term::Triple {
@@ -472,6 +484,14 @@ impl Run<'_> {
                     Ok(()) => {}
                     Err(StoreError::TimedOut { reason, .. }) if chunk.len() > 1 => {
                         self.split(chunk.len(), "statements", started, &reason);
+                        continue;
+                    }
+                    // Virtuoso: "SP031: … The length of generated SQL text has exceeded 10000
+                    // lines of code".
+                    Err(StoreError::Status {
+                        status: 400, body, ..
+                    }) if chunk.len() > 1 && body.contains("has exceeded") => {
+                        self.split(chunk.len(), "statements", started, &body);
                         continue;
                     }
                     Err(e) => {
