@@ -2066,3 +2066,119 @@ fn with_snapshot_pages_that_miss_statements_counted_change_nothing() {
     );
     assert_eq!(updates.load(Ordering::SeqCst), 0, "an update was sent");
 }
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn with_snapshot_a_statement_another_client_deletes_after_the_read_stays_deleted() {
+    let (_binary, _corpus, server) = corpus_on_oxigraph();
+    // A statement of the default graph that the run replaces (a variant subject, a literal).
+    let registry = Registry::default();
+    let dump = server.dump();
+    let (line, canonical) = dump
+        .lines()
+        .filter(|l| l.ends_with("\" .") && l.starts_with('<'))
+        .find_map(|l| {
+            let subject = l.split(' ').next()?.trim_matches(['<', '>']);
+            match registry.canonicalize_claimed(subject) {
+                Some(Ok(c)) if c.iri != subject => Some((l.to_owned(), c.iri.into_owned())),
+                _ => None,
+            }
+        })
+        .expect("a statement with a variant subject and a literal object");
+    // Another client deletes it once the statements are read, before the first update that
+    // replaces statements (after those of the graph names, sent before the read).
+    let port = server.port;
+    let deleted = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let done = Arc::clone(&deleted);
+    let statement = line.clone();
+    let proxy = Proxy::start(Some(port), move |request| {
+        let text = percent_encoding::percent_decode_str(&request.body).decode_utf8_lossy();
+        if text.contains("VALUES (?s ?p ?o ?s2 ?p2 ?o2)") && !done.swap(true, Ordering::SeqCst) {
+            let (status, body) = store_support::http(
+                port,
+                "POST",
+                "/update",
+                &[("Content-Type", "application/sparql-update")],
+                format!("DELETE DATA {{ {statement} }}").as_bytes(),
+            );
+            assert!((200..300).contains(&status), "{body}");
+        }
+        None
+    });
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let (_, stderr) = pidcanon_ok(&store_args(&query, &update, &["--snapshot"]));
+    let report = report(&stderr);
+    assert!(deleted.load(Ordering::SeqCst), "{report}");
+    assert!(
+        report["statements_replaced"].as_u64() > Some(100),
+        "{report}"
+    );
+    let rest = line.split_once(' ').expect("a statement").1;
+    let after = server.dump();
+    assert!(!after.contains(&line), "{line}");
+    assert!(
+        !after.contains(&format!("<{canonical}> {rest}")),
+        "the statement deleted by another client came back canonical: <{canonical}> {rest}"
+    );
+}
+
+#[test]
+#[ignore = "needs an Oxigraph server: .ci/store.sh installs one and runs it"]
+fn with_snapshot_an_update_too_large_or_timed_out_is_split_not_resent() {
+    let (binary, corpus, server) = corpus_on_oxigraph();
+    // As Virtuoso answers an update it cannot compile (a 400 that says so) or finish in time
+    // (a 500 with SR171): here, for any replacement of more than 40 statements.
+    let refused = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&refused);
+    let proxy = Proxy::start(Some(server.port), move |request| {
+        let text = percent_encoding::percent_decode_str(&request.body)
+            .decode_utf8_lossy()
+            .into_owned();
+        let statements = text.matches("\n  (").count();
+        (text.contains("VALUES (?s ?p ?o ?s2 ?p2 ?o2)") && statements > 40).then(|| {
+            let mut seen = seen.lock().expect("lock");
+            seen.push(text);
+            if seen.len() == 1 {
+                Reply::new(
+                    400,
+                    "text/plain",
+                    "Virtuoso 37000 Error SP031: SPARQL: Internal error: The length of \
+                     generated SQL text has exceeded 10000 lines of code",
+                )
+            } else {
+                Reply::new(
+                    500,
+                    "text/plain",
+                    "Virtuoso S1T00 Error SR171: Transaction timed out",
+                )
+            }
+        })
+    });
+    let (query, update) = (proxy.url("/query"), proxy.url("/update"));
+    let mut args = store_args(
+        &query,
+        &update,
+        &["--snapshot", "--batch", "200", "--backoff", "10"],
+    );
+    args.retain(|&a| a != "-q");
+    let (_, stderr) = pidcanon_ok(&args);
+    let report = report(&stderr);
+    let refused = refused.lock().expect("lock").clone();
+    let distinct: BTreeSet<&String> = refused.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        refused.len(),
+        "an update was sent again as it was"
+    );
+    // 200 → 100 → 50 → 25: three splits, then never again.
+    assert_eq!(refused.len(), 3, "{stderr}");
+    assert_eq!(report["updates_split"].as_u64(), Some(3), "{report}");
+    assert_eq!(report["retries"].as_u64(), Some(0), "{report}");
+    assert!(
+        stderr.contains("pidcanon: an update of 200 statements timed out after ")
+            && stderr.contains("has exceeded 10000 lines of code")
+            && stderr.contains("sending it again in updates of at most 25 statements"),
+        "{stderr}"
+    );
+    assert_normalized(&server, &corpus, &binary, "reference");
+}

@@ -53,10 +53,9 @@ pub(crate) struct StoreArgs {
     /// short (Virtuoso: 10000) [default: one query per pass, its results read as they arrive].
     #[arg(long, value_name = "N")]
     page: Option<usize>,
-    /// Read every statement in scope once and replace each one that changes, as read, with
-    /// DELETE DATA / INSERT DATA (--batch statements per update [default: 2000]), instead of
-    /// scanning for candidate IRIs: faster on large stores, but a statement another client
-    /// deletes meanwhile comes back canonical (docs/store.md, "The snapshot").
+    /// Read every statement in scope once and replace each one that changes (if the store
+    /// still holds it), --batch statements per update [default: 2000; 500 on Virtuoso], instead
+    /// of scanning for candidate IRIs: faster on large stores (docs/store.md, "The snapshot").
     #[arg(long)]
     snapshot: bool,
     /// Append `original<TAB>canonical<TAB>kind` per rewritten IRI to FILE (before its update is

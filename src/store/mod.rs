@@ -352,15 +352,13 @@ impl Normalizer {
     }
 
     /// Rewrites the subjects, predicates and objects from a snapshot of the statements in scope
-    /// instead of a scan for candidate IRIs: one query reads every statement, and each changed
-    /// one is replaced as read (`DELETE DATA` / `INSERT DATA`, up to 2 000 a request, or `n`
-    /// of [`with_batch`](Self::with_batch)); statements with a blank node get the per-IRI
-    /// updates of the scan. Faster on a large store, but a statement that another client deletes
-    /// between the read and its update comes back in its canonical spelling (see docs/store.md,
-    /// "The snapshot"). The graph names are still found by their scan. With
-    /// [`with_page`](Self::with_page), the statements are read in pages too (unsorted: a store
-    /// that caps its rows caps its sorts too), and a read whose pages do not hold the statements
-    /// counted fails before any statement is replaced.
+    /// instead of a scan for candidate IRIs: one read of every statement, and each changed one
+    /// replaced if the store still holds it, up to 2 000 an update (500 on Virtuoso; `n` of
+    /// [`with_batch`](Self::with_batch)); statements with a blank node get the per-IRI updates
+    /// of the scan. Faster on a large store (see docs/store.md, "The snapshot"). The graph names
+    /// are still found by their scan. With [`with_page`](Self::with_page), the statements are
+    /// read in pages too (unsorted: a store that caps its rows caps its sorts too), and a read
+    /// whose pages do not hold the statements counted fails before any statement is replaced.
     #[must_use]
     pub fn with_snapshot(mut self) -> Self {
         self.snapshot = true;

@@ -1,16 +1,14 @@
 //! The terms pass of a [`Normalizer`](super::Normalizer) with
 //! [`with_snapshot`](super::Normalizer::with_snapshot): the statements in scope are read once
-//! (one `SELECT`, its results read as they arrive), every IRI of every statement is
-//! canonicalized, renamed and collapsed as the file rewrite does, and each changed statement is
-//! replaced as it was read with `DELETE DATA` / `INSERT DATA`, many to an update. A statement
-//! that cannot be written out in an update (a blank node, a triple term, an IRI SPARQL cannot
-//! write) has its IRIs rewritten by the per-IRI updates of the scan instead.
+//! (in two parts at once, their results read as they arrive), every IRI of every statement is
+//! canonicalized, renamed and collapsed as the file rewrite does, and the changed statements are
+//! replaced, many to an update, each only if the store still holds it. A statement that cannot be
+//! written out in an update (a blank node, a triple term, an IRI SPARQL cannot write) has its
+//! IRIs rewritten by the per-IRI updates of the scan instead.
 //!
 //! Where the scan costs a scan of the store per position on the server and one update operation
 //! per old IRI, position and scope, the snapshot costs one read of the statements and one
-//! operation per update; but an update replaces a statement as it was when read: a statement
-//! that another client deletes between the read and the update comes back in its canonical
-//! spelling (see docs/store.md, "The snapshot").
+//! operation per graph and update (see docs/store.md, "The snapshot").
 
 use super::sparql::{Sparql, iri};
 use super::terms::Term;
@@ -469,7 +467,11 @@ impl Run<'_> {
                 .collect();
             news.sort_unstable();
             news.dedup();
-            let update = self.sparql.replace_statements(&links, &olds, &news);
+            let pairs: Vec<(Option<&str>, &str, &str)> = chunk
+                .iter()
+                .map(|c| (c.graph.as_deref(), c.old.as_str(), c.new.as_str()))
+                .collect();
+            let update = self.sparql.replace_statements(&links, &pairs);
             if self.normalizer.dry_run {
                 self.observer.would_send(&update)?;
             } else {

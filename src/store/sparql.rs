@@ -230,23 +230,41 @@ impl Sparql {
         format!("SELECT (COUNT(*) AS ?n) WHERE {{ {} }}", union(&branches))
     }
 
-    /// The update that deletes `olds` and inserts `news` (as [`Self::data`] takes them); with
-    /// links, records those of `links` first.
+    /// The update that replaces each statement `old` by `new` (`s p o`, SPARQL text) in its
+    /// graph (`<…>`, or the default graph) if the store still holds it; with links, records those
+    /// of `links` first. One operation per graph, the statements as the values of `?s ?p ?o` and
+    /// `?s2 ?p2 ?o2`, so that the store looks each old one up in an index, and moves only those
+    /// it still holds: a statement another client deleted meanwhile does not come back.
     pub(crate) fn replace_statements(
         &self,
         links: &[Replacement],
-        olds: &[(Option<&str>, String)],
-        news: &[(Option<&str>, String)],
+        changes: &[(Option<&str>, &str, &str)],
     ) -> String {
         let mut update = if links.is_empty() {
             String::new()
         } else {
             self.record_links(links)
         };
-        update.push_str(&Self::data("DELETE", olds));
-        update.push_str(";\n");
-        update.push_str(&Self::data("INSERT", news));
-        update
+        let mut graphs: std::collections::BTreeMap<Option<&str>, Vec<(&str, &str)>> =
+            std::collections::BTreeMap::new();
+        for (graph, old, new) in changes {
+            graphs.entry(*graph).or_default().push((old, new));
+        }
+        for (graph, pairs) in graphs {
+            let (old, new) = (
+                Self::in_graph(graph, "?s ?p ?o"),
+                Self::in_graph(graph, "?s2 ?p2 ?o2"),
+            );
+            let _ = writeln!(
+                update,
+                "DELETE {{ {old} }} INSERT {{ {new} }} WHERE {{ VALUES (?s ?p ?o ?s2 ?p2 ?o2) {{"
+            );
+            for (old, new) in pairs {
+                let _ = writeln!(update, "  ({old} {new})");
+            }
+            let _ = writeln!(update, "}} {old} }} ;");
+        }
+        finish(update)
     }
 
     /// Every statement in scope (`?s ?p ?o`, and `?g` in a named graph), in the order the store
