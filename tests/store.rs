@@ -342,6 +342,16 @@ fn a_500_on_every_update_stops_with_the_endpoint_and_status_and_a_rerun_finishes
 }
 
 /// The operations of an update the proxy received (`update=` and the URL-encoded update).
+/// Fails if an update of `updates` (request bodies) was sent twice.
+fn assert_never_resent(updates: &[String]) {
+    let distinct: BTreeSet<&String> = updates.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        updates.len(),
+        "an update was sent again as it was"
+    );
+}
+
 fn operations(request: &Request) -> usize {
     request.body.matches("DELETE").count() + request.body.matches("DROP").count()
 }
@@ -383,12 +393,7 @@ fn an_update_that_times_out_is_split_not_resent_and_later_updates_are_smaller() 
     // Never the same update twice: each was cut in two, down to updates the store took.
     let timed_out = timed_out.lock().expect("lock").clone();
     assert!(!timed_out.is_empty(), "{stderr}");
-    let distinct: BTreeSet<&String> = timed_out.iter().collect();
-    assert_eq!(
-        distinct.len(),
-        timed_out.len(),
-        "an update was sent again as it was"
-    );
+    assert_never_resent(&timed_out);
     assert_eq!(report["retries"].as_u64(), Some(0), "{report}");
     assert_eq!(
         report["updates_split"].as_u64(),
@@ -1770,12 +1775,7 @@ fn a_literal_update_that_times_out_is_split_not_resent() {
     let (_, stderr) = pidcanon_ok(&args);
     let report = report(&stderr);
     let timed_out = timed_out.lock().expect("lock").clone();
-    let distinct: BTreeSet<&String> = timed_out.iter().collect();
-    assert_eq!(
-        distinct.len(),
-        timed_out.len(),
-        "an update was sent again as it was"
-    );
+    assert_never_resent(&timed_out);
     // 4, then 2, then 1 literal statement per update.
     assert_eq!(timed_out.len(), 2, "{stderr}");
     assert_eq!(report["updates_split"].as_u64(), Some(2), "{report}");
@@ -2167,12 +2167,7 @@ fn with_snapshot_an_update_too_large_or_timed_out_is_split_not_resent() {
     let (_, stderr) = pidcanon_ok(&args);
     let report = report(&stderr);
     let refused = refused.lock().expect("lock").clone();
-    let distinct: BTreeSet<&String> = refused.iter().collect();
-    assert_eq!(
-        distinct.len(),
-        refused.len(),
-        "an update was sent again as it was"
-    );
+    assert_never_resent(&refused);
     // 200 → 100 → 50 → 25: three splits, then never again.
     assert_eq!(refused.len(), 3, "{stderr}");
     assert_eq!(report["updates_split"].as_u64(), Some(3), "{report}");

@@ -248,13 +248,11 @@ impl Run<'_> {
     /// Sends (or, in a dry run, shows) an update that rewrites `n` literal statements; one that
     /// times out is [`StoreError::TimedOut`] if it can be `split`.
     fn send_literals(&mut self, update: &str, n: u64, split: bool) -> Result<(), StoreError> {
-        let sent = match (self.normalizer.dry_run, split) {
-            (true, _) => {
-                self.observer.would_send(update)?;
-                Ok(())
-            }
-            (false, true) => self.client.update_or_time_out(update),
-            (false, false) => self.client.update(update),
+        let sent = if self.normalizer.dry_run {
+            self.observer.would_send(update)?;
+            Ok(())
+        } else {
+            self.send_update(update, split)
         };
         if let Err(e) = sent {
             self.unsure =

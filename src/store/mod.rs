@@ -497,6 +497,7 @@ impl Normalizer {
             started,
             unsure: false,
             sizer: Sizer::new(start),
+            by_predicate: None,
         };
         let result = run.all(&marked, statements);
         run.tally();
@@ -615,7 +616,15 @@ impl Run<'_> {
             }
         }
         let run = self;
-        run.report.statements_before = run.count(&sparql.count())?;
+        // With a snapshot, from the counts by predicate that split its read.
+        let by_predicate = match normalizer.snapshot {
+            true => run.count_by_predicate()?,
+            false => None,
+        };
+        run.report.statements_before = match by_predicate {
+            Some(n) => n,
+            None => run.count(&sparql.count())?,
+        };
         // With a snapshot, counted as the statements are read.
         if !normalizer.snapshot {
             run.report.triple_terms = run.triple_terms()?;
@@ -684,6 +693,9 @@ struct Run<'a> {
     unsure: bool,
     /// How many old IRIs go in one update.
     sizer: Sizer,
+    /// With a snapshot: the statements in scope counted by predicate (`<…>`), and the updates
+    /// sent when they were counted.
+    by_predicate: Option<(u64, Vec<(u64, String)>)>,
 }
 
 /// The size of the updates (old IRIs in one), as the store can take them: halved after an update
@@ -1135,11 +1147,7 @@ impl Run<'_> {
             None => None,
         };
         let started = Instant::now();
-        let sent = if batch.len() > 1 {
-            self.client.update_or_time_out(&update)
-        } else {
-            self.client.update(&update)
-        };
+        let sent = self.send_update(&update, batch.len() > 1);
         match sent {
             Ok(()) => {}
             Err(StoreError::TimedOut { reason, .. }) if batch.len() > 1 => {
@@ -1185,6 +1193,16 @@ impl Run<'_> {
         }
         self.applied(pass, &mut batch);
         Ok(())
+    }
+
+    /// Sends `update`; one that can be split in two (`splittable`) and times out is
+    /// [`StoreError::TimedOut`] at once, to be sent again in halves rather than as it was.
+    fn send_update(&self, update: &str, splittable: bool) -> Result<(), StoreError> {
+        if splittable {
+            self.client.update_or_time_out(update)
+        } else {
+            self.client.update(update)
+        }
     }
 
     /// An update of `n` `things` (IRIs, literal statements), sent at `started`, timed out: the

@@ -70,17 +70,6 @@ type Part = (Snapshot, u64);
 /// Some predicates (`<…>`) and the statements that have them.
 type Predicates = (u64, Vec<String>);
 
-/// What a term of a statement is in an update, and what it becomes.
-struct Seen {
-    /// SPARQL text, or `None` if it cannot be written out (blank node, triple term, IRI with a
-    /// character SPARQL cannot write).
-    text: Option<String>,
-    /// The IRI, if it is one.
-    iri: Option<String>,
-    /// The rewrite of an IRI that changes (index into [`Snapshot::rewrites`]).
-    rewrite: Option<usize>,
-}
-
 /// What a reader of the statements needs: how IRIs are rewritten, and which links stay.
 #[derive(Clone, Copy)]
 struct Examiner<'a> {
@@ -205,35 +194,54 @@ impl Run<'_> {
         Ok(snapshot)
     }
 
-    /// The predicates in scope in [`PARTS`] parts of about as many statements (`<…>`), and the
-    /// statements of each part; `None`
-    /// when the statements are better read in one query: a store that cannot count them by
-    /// predicate, too many predicates, or one SPARQL cannot write.
-    fn predicate_parts(&mut self) -> Result<Option<Vec<Predicates>>, StoreError> {
+    /// Counts the statements in scope by predicate (kept for the parts of the read, unless an
+    /// update is sent before it); the total, or `None` if the store cannot say (a cut answer, a
+    /// store that cannot group).
+    pub(super) fn count_by_predicate(&mut self) -> Result<Option<u64>, StoreError> {
         let mut counted: Vec<(u64, String)> = Vec::new();
-        let mut writable = true;
+        let (mut writable, mut total) = (true, 0);
         let answer =
             self.client
                 .select_each(&self.sparql.statements_by_predicate(), &mut |mut row| {
                     let (Some(p), Some(n)) = (row.remove("p"), row.remove("n")) else {
                         return Ok(());
                     };
+                    let n = n.value.parse().unwrap_or(0);
+                    total += n;
                     match iri(&p.value) {
-                        Some(p) => counted.push((n.value.parse().unwrap_or(0), p)),
+                        Some(p) => counted.push((n, p)),
                         None => writable = false,
                     }
                     Ok(())
                 });
+        self.by_predicate = None;
         match answer {
             Ok(None) => {}
-            // Cut at a row cap, or a store that cannot group: one query.
             Ok(Some(_)) | Err(StoreError::Status { status: 400, .. }) => return Ok(None),
             Err(e) => return Err(e),
         }
-        if !writable || counted.len() < PARTS || counted.len() > MAX_PARTITIONED_PREDICATES {
+        if writable {
+            self.by_predicate = Some((self.report.updates, counted));
+        }
+        Ok(Some(total))
+    }
+
+    /// The predicates in scope in [`PARTS`] parts of about as many statements (`<…>`), and the
+    /// statements of each part; `None` when the statements are better read in one query: a store
+    /// that cannot count them by predicate, too many predicates, or one SPARQL cannot write.
+    fn predicate_parts(&mut self) -> Result<Option<Vec<Predicates>>, StoreError> {
+        // Counted again if an update was sent since (the graph names, a collapse's links).
+        if !matches!(&self.by_predicate, Some((updates, _)) if *updates == self.report.updates) {
+            self.count_by_predicate()?;
+        }
+        let Some((_, counted)) = &self.by_predicate else {
+            return Ok(None);
+        };
+        if counted.len() < PARTS || counted.len() > MAX_PARTITIONED_PREDICATES {
             return Ok(None);
         }
         // The largest first, each to the part with the fewest statements so far.
+        let mut counted = counted.clone();
         counted.sort_unstable_by(|a, b| b.cmp(a));
         let mut parts: Vec<Predicates> = vec![(0, Vec::new()); PARTS];
         for (n, predicate) in counted {
@@ -245,6 +253,16 @@ impl Run<'_> {
             part.1.push(predicate);
         }
         Ok(Some(parts))
+    }
+}
+
+/// `term` as an update writes it, or `None` if it cannot be written out (a blank node, a
+/// triple term, an IRI SPARQL cannot write).
+fn text(term: &Term<'_>) -> Option<String> {
+    match term {
+        Term::Iri(value) => iri(value),
+        Term::Literal(text) => Some(text.to_string()),
+        Term::Blank | Term::Triple | Term::Other => None,
     }
 }
 
@@ -304,29 +322,32 @@ impl Snapshot {
         [s, p, o]: [&Term<'_>; 3],
         graph: Option<&Term<'_>>,
     ) {
-        let subject = self.term(examiner, s);
-        let predicate = self.term(examiner, p);
-        let mut object = self.term(examiner, o);
-        let rewrites = &self.rewrites;
-        let rewritten = |seen: &'_ Seen| -> Option<String> {
-            match seen.rewrite {
-                Some(index) => Some(rewrites[index].new.clone()),
-                None => seen.iri.clone(),
-            }
-        };
-        if let Some(index) = object.rewrite {
+        let subject = self.rewrite(examiner, s);
+        let predicate = self.rewrite(examiner, p);
+        let mut object = self.rewrite(examiner, o);
+        if let Some(index) = object {
             // A link from a class's representative to a member stays as it is.
             let rewrite = &self.rewrites[index];
+            fn rewritten<'a>(
+                rewrites: &'a [Rewrite],
+                term: &'a Term<'_>,
+                rewrite: Option<usize>,
+            ) -> Option<&'a str> {
+                match (rewrite, term) {
+                    (Some(index), _) => Some(rewrites[index].new.as_str()),
+                    (None, Term::Iri(iri)) => Some(iri.as_ref()),
+                    (None, _) => None,
+                }
+            }
             if rewrite.collapsed
-                && rewritten(&subject).as_ref() == Some(&rewrite.new)
-                && rewritten(&predicate)
+                && rewritten(&self.rewrites, s, subject) == Some(rewrite.new.as_str())
+                && rewritten(&self.rewrites, p, predicate)
                     .is_some_and(|p| examiner.sparql.is_equivalence(&format!("<{p}>")))
             {
-                object.rewrite = None;
+                object = None;
             }
         }
-        let seen = [&subject, &predicate, &object];
-        let rewrites: Vec<usize> = seen.iter().filter_map(|t| t.rewrite).collect();
+        let rewrites: Vec<usize> = [subject, predicate, object].into_iter().flatten().collect();
         if rewrites.is_empty() {
             return;
         }
@@ -336,69 +357,50 @@ impl Snapshot {
             Some(_) => None,
         };
         let (Some(graph), Some(s_old), Some(p_old), Some(o_old)) =
-            (graph, &subject.text, &predicate.text, &object.text)
+            (graph, text(s), text(p), text(o))
         else {
             for index in rewrites {
                 self.by_iri.insert(self.rewrites[index].old.clone());
             }
             return;
         };
-        let new = |seen: &Seen, old: &str| match seen.rewrite {
+        let new = |rewrite: Option<usize>, old: &str| match rewrite {
             Some(index) => format!("<{}>", self.rewrites[index].new),
             None => old.to_owned(),
         };
         let change = Change {
             graph,
-            old: format!("{s_old} {p_old} {o_old}"),
             new: format!(
                 "{} {} {}",
-                new(&subject, s_old),
-                new(&predicate, p_old),
-                new(&object, o_old)
+                new(subject, &s_old),
+                new(predicate, &p_old),
+                new(object, &o_old)
             ),
+            old: format!("{s_old} {p_old} {o_old}"),
             rewrites,
         };
         self.changes.push(change);
     }
 
-    /// One term of a statement: how an update writes it, and its rewrite if it is an IRI that
-    /// changes (recorded; an invalid one is recorded once).
-    fn term(&mut self, examiner: Examiner<'_>, term: &Term<'_>) -> Seen {
-        let value = match term {
-            Term::Iri(value) => value,
-            Term::Literal(text) => {
-                return Seen {
-                    text: Some(text.to_string()),
-                    iri: None,
-                    rewrite: None,
-                };
-            }
-            Term::Blank | Term::Triple | Term::Other => {
-                return Seen {
-                    text: None,
-                    iri: None,
-                    rewrite: None,
-                };
-            }
+    /// The rewrite of `term` if it is an IRI that changes (recorded; an invalid one is
+    /// recorded once): an index into `rewrites`.
+    fn rewrite(&mut self, examiner: Examiner<'_>, term: &Term<'_>) -> Option<usize> {
+        let Term::Iri(value) = term else {
+            return None;
         };
         examiner.examined.fetch_add(1, Ordering::Relaxed);
-        let rewrite = match self.index.get(value.as_ref()) {
-            Some(&index) => Some(index),
-            None => match rewrite_of(examiner.normalizer, examiner.mapping, value) {
-                Examined::Canonical => None,
-                Examined::Rewrite(rewrite) => Some(self.push(rewrite)),
-                Examined::Invalid(reason) => {
-                    if self.invalid_seen.insert(value.to_string()) {
-                        self.invalid.push((value.to_string(), reason));
-                    }
-                    None
+        if let Some(&index) = self.index.get(value.as_ref()) {
+            return Some(index);
+        }
+        match rewrite_of(examiner.normalizer, examiner.mapping, value) {
+            Examined::Canonical => None,
+            Examined::Rewrite(rewrite) => Some(self.push(rewrite)),
+            Examined::Invalid(reason) => {
+                if self.invalid_seen.insert(value.to_string()) {
+                    self.invalid.push((value.to_string(), reason));
                 }
-            },
-        };
-        Seen {
-            text: iri(value),
-            iri: Some(value.to_string()),
-            rewrite,
+                None
+            }
         }
     }
 
@@ -477,12 +479,7 @@ impl Run<'_> {
             } else {
                 let started = Instant::now();
                 let present = self.present(&news)?;
-                let sent = if chunk.len() > 1 {
-                    self.client.update_or_time_out(&update)
-                } else {
-                    self.client.update(&update)
-                };
-                match sent {
+                match self.send_update(&update, chunk.len() > 1) {
                     Ok(()) => {}
                     Err(StoreError::TimedOut { reason, .. }) if chunk.len() > 1 => {
                         self.split(chunk.len(), "statements", started, &reason);

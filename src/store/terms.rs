@@ -104,6 +104,9 @@ fn unescape(iri: &str) -> Result<String, String> {
 /// stops the reading.
 pub(crate) type EachRow<'a> = dyn FnMut(&[Option<Term<'_>>]) -> Result<(), StoreError> + 'a;
 
+/// The most variables a row of TSV results is read into.
+const MAX_VARS: usize = 8;
+
 /// Why TSV results could not be read.
 #[derive(Debug)]
 pub(crate) enum TsvError {
@@ -138,9 +141,15 @@ pub(crate) fn read_tsv(
         .split('\t')
         .map(|var| var.trim_start_matches(['?', '$']).to_owned())
         .collect();
-    let columns: Vec<Option<usize>> = vars
+    if vars.len() > MAX_VARS {
+        return Err(TsvError::Syntax(format!(
+            "more than {MAX_VARS} variables asked"
+        )));
+    }
+    // For each field of a row, where its term goes (`None`: not asked).
+    let targets: Vec<Option<usize>> = header
         .iter()
-        .map(|var| header.iter().position(|h| h == var))
+        .map(|h| vars.iter().position(|var| var == h))
         .collect();
     let mut number = 1;
     while read(&mut reader, &mut line)? > 0 {
@@ -150,24 +159,27 @@ pub(crate) fn read_tsv(
         if row.is_empty() {
             continue;
         }
-        let fields: Vec<&str> = row.split('\t').collect();
-        if fields.len() != header.len() {
+        let mut terms: [Option<Term<'_>>; MAX_VARS] = Default::default();
+        let mut fields = 0;
+        for (field, target) in row
+            .split('\t')
+            .zip(targets.iter().chain(std::iter::repeat(&None)))
+        {
+            fields += 1;
+            if let (Some(target), false) = (target, field.is_empty()) {
+                terms[*target] = Some(
+                    Term::of_tsv(field)
+                        .map_err(|e| TsvError::Syntax(format!("line {number}: {e}")))?,
+                );
+            }
+        }
+        if fields != header.len() {
             return Err(TsvError::Syntax(format!(
-                "line {number} has {} fields, the header {}",
-                fields.len(),
+                "line {number} has {fields} fields, the header {}",
                 header.len()
             )));
         }
-        let terms = columns
-            .iter()
-            .map(|column| match column.map(|i| fields[i]) {
-                Some(field) if !field.is_empty() => Term::of_tsv(field)
-                    .map(Some)
-                    .map_err(|e| TsvError::Syntax(format!("line {number}: {e}"))),
-                _ => Ok(None),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        each(&terms).map_err(TsvError::Stopped)?;
+        each(&terms[..vars.len()]).map_err(TsvError::Stopped)?;
     }
     Ok(())
 }
