@@ -1,11 +1,8 @@
-//! The terms of query results as the snapshot of `pidcanon store` reads them: from SPARQL TSV
-//! results, whose terms are written as in Turtle (so that an update can copy a literal as it
-//! is), or from SPARQL JSON results.
+//! The terms of query results as the snapshot of `pidcanon store` reads them, and the reading of
+//! SPARQL TSV results, whose terms are written as in Turtle (so that an update can copy a literal
+//! as it is); a value of JSON results becomes a term by `Value::term`.
 
 use super::StoreError;
-use super::client::Value;
-use super::sparql::iri;
-use oxrdf::{Literal, NamedNode};
 use std::borrow::Cow;
 use std::io::{self, BufRead};
 
@@ -25,32 +22,6 @@ pub(crate) enum Term<'a> {
 }
 
 impl Term<'_> {
-    /// The term of a value of JSON results.
-    pub(crate) fn of_json(value: &Value) -> Term<'static> {
-        match value.kind.as_str() {
-            "uri" => Term::Iri(Cow::Owned(value.value.clone())),
-            "bnode" => Term::Blank,
-            "triple" => Term::Triple,
-            "literal" | "typed-literal" => {
-                let literal = match (&value.lang, &value.datatype) {
-                    (Some(lang), _) => {
-                        Literal::new_language_tagged_literal_unchecked(&value.value, lang)
-                    }
-                    (None, Some(datatype)) if iri(datatype).is_some() => {
-                        Literal::new_typed_literal(
-                            &value.value,
-                            NamedNode::new_unchecked(datatype.as_str()),
-                        )
-                    }
-                    (None, Some(_)) => return Term::Other,
-                    (None, None) => Literal::new_simple_literal(&value.value),
-                };
-                Term::Literal(Cow::Owned(literal.to_string()))
-            }
-            _ => Term::Other,
-        }
-    }
-
     /// The term of a field of TSV results (not empty): `<info:fedora/demo%3A1>` is an IRI,
     /// `"a"@en` and `12` literals, `_:b0` a blank node.
     fn of_tsv(text: &str) -> Result<Term<'_>, String> {
@@ -185,10 +156,10 @@ pub(crate) fn read_tsv(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn rows(tsv: &str) -> Result<Vec<Vec<Option<Term<'static>>>>, TsvError> {
+    pub(crate) fn rows(tsv: &str) -> Result<Vec<Vec<Option<Term<'static>>>>, TsvError> {
         let mut rows = Vec::new();
         read_tsv(tsv.as_bytes(), &["s", "p", "o", "g"], &mut |terms| {
             rows.push(
@@ -241,47 +212,6 @@ mod tests {
                     None
                 ],
             ]
-        );
-    }
-
-    #[test]
-    fn json_values_are_the_terms_tsv_would_give() {
-        let value = |kind: &str, value: &str, datatype: Option<&str>, lang: Option<&str>| Value {
-            kind: kind.to_owned(),
-            value: value.to_owned(),
-            datatype: datatype.map(str::to_owned),
-            lang: lang.map(str::to_owned),
-        };
-        let xsd_integer = "http://www.w3.org/2001/XMLSchema#integer";
-        let cases = [
-            (
-                value("uri", "info:fedora/demo%3A1", None, None),
-                "<info:fedora/demo%3A1>",
-            ),
-            (
-                value("literal", "a\tb\"", None, Some("en")),
-                "\"a\\tb\\\"\"@en",
-            ),
-            (
-                value("literal", "12", Some(xsd_integer), None),
-                "\"12\"^^<http://www.w3.org/2001/XMLSchema#integer>",
-            ),
-            (value("typed-literal", "x", None, None), "\"x\""),
-            (value("bnode", "b0", None, None), "_:b0"),
-            (value("triple", "", None, None), "<<( <a> <b> <c> )>>"),
-        ];
-        for (json, tsv) in cases {
-            let read = rows(&format!("?s\n{tsv}\n")).expect("TSV")[0][0].clone();
-            let of_tsv = match read {
-                // TSV literals are kept as written: compare them as JSON gives them.
-                Some(Term::Literal(_)) => Some(Term::Literal(Cow::Owned(tsv.to_owned()))),
-                other => other,
-            };
-            assert_eq!(Some(Term::of_json(&json)), of_tsv, "{json:?}");
-        }
-        assert_eq!(
-            Term::of_json(&value("literal", "x", Some("http://ex/a b"), None)),
-            Term::Other
         );
     }
 
