@@ -121,7 +121,11 @@ impl Run<'_> {
                     .collect(),
                 parts.iter().map(|(n, _)| n).sum(),
             ),
-            None => (vec![sparql.statements(None)], self.report.statements_before),
+            // Counted again only for the check of pages.
+            None if self.normalizer.page.is_some() => {
+                (vec![sparql.statements(None)], self.count(&sparql.count())?)
+            }
+            None => (vec![sparql.statements(None)], 0),
         };
         let page = self.normalizer.page;
         // Virtuoso 7.2 writes a tab in a literal as it is in TSV results, which then cannot be
