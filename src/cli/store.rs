@@ -59,7 +59,8 @@ pub(crate) struct StoreArgs {
     #[arg(long)]
     snapshot: bool,
     /// Append `original<TAB>canonical<TAB>kind` per rewritten IRI to FILE (before its update is
-    /// sent: a rerun after an interruption may repeat lines).
+    /// sent: a rerun after an interruption may repeat lines; with --snapshot once it is
+    /// applied: an interruption may leave one out).
     #[arg(long, value_name = "FILE")]
     map: Option<PathBuf>,
     /// Record `<original> owl:sameAs <canonical>` per rewritten IRI in this named graph (which
