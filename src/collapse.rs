@@ -41,7 +41,7 @@ use crate::equivalence::{
     Equivalences, EquivalencesBuilder, Origin, RepresentativeOrder, TooManyIdentifiers,
 };
 use crate::position::{line_breaks, line_start, lines};
-use crate::read::{Checked, LineParser, ReadError, check, read_chunk, read_statements};
+use crate::read::{Checked, KnownIris, LineParser, ReadError, check, read_chunk, read_statements};
 use crate::rewrite::RdfFormat;
 use crate::rewrite::{Rewriter, iri_statement, unescape_iri};
 use crate::{Kind, Policy, Registry, UnknownKind};
@@ -413,6 +413,7 @@ impl<'r> Collector<'r> {
             .collect();
         let quads = format == RdfFormat::NQuads;
         let (mut chunk, mut hits) = (Vec::new(), Vec::new());
+        let mut known = KnownIris::new();
         // Lines before the chunk's line `counted` starts.
         let mut lines_before = 0;
         while read_chunk(&mut input, &mut chunk)? > 0 {
@@ -444,7 +445,7 @@ impl<'r> Collector<'r> {
                     line: lines_before + 1,
                 };
                 if self.literals.is_none() {
-                    if let Some([s, p, o]) = scanned_iri_statement(line, quads) {
+                    if let Some([s, p, o]) = scanned_iri_statement(line, quads, &mut known) {
                         self.equivalence_of(&s, &p, &o, origin)?;
                         continue;
                     }
@@ -593,9 +594,13 @@ impl Write for Written<'_, '_> {
 /// The subject, predicate and object of a line the rewrite's scanner finds to be one valid
 /// statement whose three first terms are IRIs, with their escapes decoded, as a parser reads
 /// them; `None` for any other line (a parser decides on it).
-fn scanned_iri_statement(line: &[u8], quads: bool) -> Option<[Cow<'_, str>; 3]> {
+fn scanned_iri_statement<'l>(
+    line: &'l [u8],
+    quads: bool,
+    known: &mut KnownIris,
+) -> Option<[Cow<'l, str>; 3]> {
     let text = std::str::from_utf8(line).ok()?;
-    if !matches!(check(text, quads), Checked::Statement(_)) {
+    if !matches!(check(text, quads, known), Checked::Statement(_)) {
         return None;
     }
     let [s, p, o] = iri_statement(line)?;
@@ -660,7 +665,9 @@ mod tests {
                     parser.end();
                     std::iter::from_fn(|| parser.next()).collect()
                 };
-                let Some([s, p, o]) = scanned_iri_statement(line.as_bytes(), quads) else {
+                let Some([s, p, o]) =
+                    scanned_iri_statement(line.as_bytes(), quads, &mut KnownIris::new())
+                else {
                     continue;
                 };
                 scanned += 1;

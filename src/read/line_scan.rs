@@ -39,12 +39,74 @@ impl TermSpans {
     }
 }
 
-/// Checks one line (with its end of line, if any). `quads` allows a graph name.
-pub(crate) fn check(text: &str, quads: bool) -> Checked {
+/// The IRIs a checker found valid last, so that an IRI written again (a predicate, a type, the
+/// subject of the lines before) is not validated again: a direct-mapped table of fixed size
+/// whose slots hold only IRIs that passed [`is_valid_absolute_iri`], each slot one cache line
+/// with the IRI in it. A hit costs one hash, one load and one comparison; a validation about
+/// five instructions a byte.
+pub(crate) struct KnownIris {
+    slots: Vec<KnownIri>,
+}
+
+/// One cache line: the IRI's hash, its length (0: the slot holds nothing; no valid IRI is
+/// empty) and its bytes.
+#[derive(Clone)]
+#[repr(align(64))]
+struct KnownIri {
+    hash: u64,
+    len: u8,
+    bytes: [u8; KnownIris::MAX_LEN],
+}
+
+impl KnownIris {
+    /// Slots in the table (a power of two).
+    const SLOTS: usize = 1 << 12;
+    /// IRIs longer than this are validated each time.
+    const MAX_LEN: usize = 64 - 9;
+
+    pub(crate) fn new() -> Self {
+        let empty = KnownIri {
+            hash: 0,
+            len: 0,
+            bytes: [0; Self::MAX_LEN],
+        };
+        Self {
+            slots: vec![empty; Self::SLOTS],
+        }
+    }
+
+    /// Whether `iri` is an absolute IRI `oxttl` takes ([`is_valid_absolute_iri`]).
+    fn is_valid(&mut self, iri: &str) -> bool {
+        let bytes = iri.as_bytes();
+        if bytes.len() > Self::MAX_LEN || bytes.is_empty() {
+            return is_valid_absolute_iri(iri);
+        }
+        let hash = xxhash_rust::xxh3::xxh3_64(bytes);
+        let slot = &mut self.slots[(hash as usize) & (Self::SLOTS - 1)];
+        if slot.hash == hash
+            && usize::from(slot.len) == bytes.len()
+            && slot.bytes[..bytes.len()] == *bytes
+        {
+            return true;
+        }
+        let valid = is_valid_absolute_iri(iri);
+        if valid {
+            slot.hash = hash;
+            slot.len = bytes.len() as u8;
+            slot.bytes[..bytes.len()].copy_from_slice(bytes);
+        }
+        valid
+    }
+}
+
+/// Checks one line (with its end of line, if any). `quads` allows a graph name; `known` are the
+/// IRIs found valid on the lines before.
+pub(crate) fn check(text: &str, quads: bool, known: &mut KnownIris) -> Checked {
     let mut c = Cursor {
         text,
         bytes: text.as_bytes(),
         at: 0,
+        known,
     };
     c.skip_ws();
     if c.at_end_of_line() {
@@ -87,6 +149,7 @@ struct Cursor<'l> {
     text: &'l str,
     bytes: &'l [u8],
     at: usize,
+    known: &'l mut KnownIris,
 }
 
 impl Cursor<'_> {
@@ -122,7 +185,7 @@ impl Cursor<'_> {
         self.expect(b'<')?;
         let start = self.at;
         let end = start + memchr::memchr(b'>', &self.bytes[start..])?;
-        if !is_valid_absolute_iri(&self.text[start..end]) {
+        if !self.known.is_valid(&self.text[start..end]) {
             return None;
         }
         self.at = end + 1;
@@ -243,7 +306,7 @@ pub(crate) fn language_tag_len(text: &str) -> Option<usize> {
 impl crate::fuzzing::Internals {
     pub(crate) fn scan_line(line: &str, quads: bool) -> crate::fuzzing::Scanned {
         use crate::fuzzing::Scanned;
-        match check(line, quads) {
+        match check(line, quads, &mut KnownIris::new()) {
             Checked::Statement(spans) => {
                 Scanned::Statement(spans.iter().map(|r| line[r].to_owned()).collect())
             }
@@ -258,7 +321,7 @@ mod tests {
     use super::*;
 
     fn spans(line: &str) -> Vec<&str> {
-        match check(line, true) {
+        match check(line, true, &mut KnownIris::new()) {
             Checked::Statement(s) => s.iter().map(|r| &line[r]).collect(),
             other => panic!("{line:?}: {other:?}"),
         }
@@ -281,8 +344,37 @@ mod tests {
             ["http://a/s", "http://a/p", "http://g/"]
         );
         assert_eq!(spans("_:a.b <http://a/p> _:c. "), ["http://a/p"]);
-        assert_eq!(check("   # only a comment\n", false), Checked::Nothing);
-        assert_eq!(check("\n", false), Checked::Nothing);
+        assert_eq!(
+            check("   # only a comment\n", false, &mut KnownIris::new()),
+            Checked::Nothing
+        );
+        assert_eq!(check("\n", false, &mut KnownIris::new()), Checked::Nothing);
+    }
+
+    #[test]
+    fn known_iris_answer_as_the_validation_does() {
+        // Valid and invalid IRIs of every length around the slots' limit, many more than the
+        // slots (so that slots are taken over), each asked several times: a remembered IRI
+        // answers as validating it again would, and an invalid one is never remembered.
+        let mut iris = Vec::new();
+        for n in 0..12_000 {
+            let path = "x".repeat(n % 70);
+            iris.push(format!("http://a/{path}{n}"));
+            iris.push(format!("http://a/{path}{n} "));
+            iris.push(format!("http://a/{path}{n}>"));
+            iris.push(format!("a/{path}{n}"));
+        }
+        iris.push(String::new());
+        let mut known = KnownIris::new();
+        for round in 0..3 {
+            for iri in iris.iter().skip(round) {
+                assert_eq!(
+                    known.is_valid(iri),
+                    is_valid_absolute_iri(iri),
+                    "{iri:?}, round {round}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -302,7 +394,11 @@ mod tests {
             "<http://a/s> <http://a/p> \"open .\n",
             "<http://a/#x#y> <http://a/p> <http://a/o> .\n",
         ] {
-            assert_eq!(check(line, false), Checked::Unsure, "{line:?}");
+            assert_eq!(
+                check(line, false, &mut KnownIris::new()),
+                Checked::Unsure,
+                "{line:?}"
+            );
         }
     }
 }
@@ -312,7 +408,7 @@ mod agreement {
     //! The fast checker never accepts what `oxttl` rejects: every line of the W3C N-Triples and
     //! N-Quads tests (positive and negative) and of the real corpus, checked both ways.
 
-    use super::{Checked, check};
+    use super::{Checked, KnownIris, check};
 
     /// What `oxttl` makes of one line: `Some(statements)` or `None` for an error.
     fn oxttl(line: &[u8], quads: bool) -> Option<usize> {
@@ -334,6 +430,9 @@ mod agreement {
     fn never_accepts_what_oxttl_rejects() {
         let paths = crate::read::fixture_files(&["w3c", "real"], &["nt", "nq"]);
         let (mut fast, mut statements, mut lines) = (0, 0, 0);
+        // One table of known IRIs for every line, as in a rewrite: an IRI found valid on one
+        // line is taken on the next without being validated again.
+        let mut known = KnownIris::new();
         for path in &paths {
             let quads = path.extension().is_some_and(|e| e == "nq");
             let bytes = std::fs::read(path).expect("readable");
@@ -342,7 +441,7 @@ mod agreement {
                 let Ok(text) = std::str::from_utf8(line) else {
                     continue;
                 };
-                let expected = match check(text, quads) {
+                let expected = match check(text, quads, &mut known) {
                     Checked::Statement(_) => {
                         statements += 1;
                         Some(1)

@@ -3,7 +3,7 @@
 
 use crate::equivalence::mapping::{EquivalenceLinks, EquivalenceStatement};
 use crate::position::lines;
-use crate::read::{Checked, check};
+use crate::read::{Checked, KnownIris, check};
 use crate::read::{LineParser, error_location};
 use crate::rewrite::RdfFormat;
 use crate::rewrite::blank_nodes::DocumentScope;
@@ -43,6 +43,8 @@ pub(crate) struct LineWorker<'r> {
     rewriter: &'r Rewriter,
     needs: Needs,
     cache: Cache,
+    /// The IRIs the line checker found valid last.
+    known: KnownIris,
     scratch: String,
     /// Canonicalizes and renames without collapsing: the other side of an equivalence
     /// statement.
@@ -64,6 +66,7 @@ impl<'r> LineWorker<'r> {
             rewriter,
             needs,
             cache: Cache::with_mapping(rewriter.mapping.as_ref(), true),
+            known: KnownIris::new(),
             scratch: String::new(),
             uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
             equivalence: rewriter.mapping.as_ref().map_or(Vec::new(), |m| {
@@ -132,9 +135,9 @@ impl<'r> LineWorker<'r> {
     }
 
     /// Whether `line` is one valid statement.
-    fn is_statement(&self, line: &[u8], line_text: Option<&str>) -> bool {
+    fn is_statement(&mut self, line: &[u8], line_text: Option<&str>) -> bool {
         let quads = self.rewriter.input_format == RdfFormat::NQuads;
-        match line_text.map(|text| check(text, quads)) {
+        match line_text.map(|text| check(text, quads, &mut self.known)) {
             Some(Checked::Statement(_)) => true,
             Some(Checked::Nothing) => false,
             _ => {
@@ -158,7 +161,7 @@ impl<'r> LineWorker<'r> {
         let quads = self.rewriter.input_format == RdfFormat::NQuads;
         result.lines += 1;
         let checked = match line_text {
-            Some(text) => check(text, quads),
+            Some(text) => check(text, quads, &mut self.known),
             None => Checked::Unsure,
         };
         match checked {
