@@ -20,11 +20,13 @@ pub(crate) enum Outcome {
     Unchanged,
     /// Its canonical form differs.
     Changed(Box<str>, Kind),
-    /// It is claimed but invalid.
-    Invalid(IdError),
+    /// It is claimed but invalid (boxed: an error is rare, and the slot stays one cache line).
+    Invalid(Box<IdError>),
 }
 
+/// One cache line.
 #[derive(Debug)]
+#[repr(align(64))]
 struct Slot {
     hash: u64,
     /// Reused from one IRI to the next: a miss allocates only if the IRI is longer than any
@@ -97,7 +99,7 @@ fn resolve(registry: &Registry, mapping: Option<(&IriMapping, bool)>, iri: &str)
     let (canonical, kind) = match result {
         None => (Cow::Borrowed(iri), Kind::Iri),
         Some(Ok(c)) => (c.iri, c.kind),
-        Some(Err(error)) => return Outcome::Invalid(error),
+        Some(Err(error)) => return Outcome::Invalid(Box::new(error)),
     };
     let mapped = if collapse {
         mapping.target(&canonical)
@@ -118,6 +120,6 @@ fn outcome(result: Result<Canonical<'_>, IdError>, iri: &str) -> Outcome {
         }) => Outcome::Unchanged,
         Ok(c) if c.iri == iri => Outcome::Unchanged,
         Ok(c) => Outcome::Changed(c.iri.into_owned().into_boxed_str(), c.kind),
-        Err(error) => Outcome::Invalid(error),
+        Err(error) => Outcome::Invalid(Box::new(error)),
     }
 }

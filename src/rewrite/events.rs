@@ -102,7 +102,7 @@ pub(crate) fn look_up<'c>(
             found.events.push(Event::Invalid {
                 location: location(),
                 iri: iri.into(),
-                error: error.clone(),
+                error: (**error).clone(),
             });
             None
         }
