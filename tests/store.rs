@@ -352,6 +352,29 @@ fn assert_never_resent(updates: &[String]) {
     );
 }
 
+/// A proxy to the server on `port` that answers each request `refuse` picks (given the request
+/// and its body percent-decoded) with `reply` (given how many it refused before), and keeps the
+/// decoded bodies of those it refused.
+fn proxy_refusing(
+    port: u16,
+    refuse: impl Fn(&Request, &str) -> bool + Send + Sync + 'static,
+    reply: impl Fn(usize) -> Reply + Send + Sync + 'static,
+) -> (Proxy, Arc<Mutex<Vec<String>>>) {
+    let refused = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&refused);
+    let proxy = Proxy::start(Some(port), move |request| {
+        let text = percent_encoding::percent_decode_str(&request.body)
+            .decode_utf8_lossy()
+            .into_owned();
+        refuse(request, &text).then(|| {
+            let mut seen = seen.lock().expect("lock");
+            seen.push(text);
+            reply(seen.len() - 1)
+        })
+    });
+    (proxy, refused)
+}
+
 fn operations(request: &Request) -> usize {
     request.body.matches("DELETE").count() + request.body.matches("DROP").count()
 }
@@ -362,18 +385,17 @@ fn an_update_that_times_out_is_split_not_resent_and_later_updates_are_smaller() 
     let (binary, corpus, server) = corpus_on_oxigraph();
     // As Virtuoso answers an update too big to compile in time: a 500 with SR171, for any
     // update of more than 60 operations (10 IRIs, each in three positions in two scopes).
-    let timed_out = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&timed_out);
-    let proxy = Proxy::start(Some(server.port), move |request| {
-        (request.update > 0 && operations(request) > 60).then(|| {
-            seen.lock().expect("lock").push(request.body.clone());
+    let (proxy, timed_out) = proxy_refusing(
+        server.port,
+        |request, _| request.update > 0 && operations(request) > 60,
+        |_| {
             Reply::new(
                 500,
                 "text/plain",
                 "Virtuoso S1T00 Error SR171: Transaction timed out\n\nSPARQL query:\n…",
             )
-        })
-    });
+        },
+    );
     let (query, update) = (proxy.url("/query"), proxy.url("/update"));
     let mut args = store_args(
         &query,
@@ -2137,32 +2159,25 @@ fn with_snapshot_an_update_too_large_or_timed_out_is_split_not_resent() {
     let (binary, corpus, server) = corpus_on_oxigraph();
     // As Virtuoso answers an update it cannot compile (a 400 that says so) or finish in time
     // (a 500 with SR171): here, for any replacement of more than 40 statements.
-    let refused = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&refused);
-    let proxy = Proxy::start(Some(server.port), move |request| {
-        let text = percent_encoding::percent_decode_str(&request.body)
-            .decode_utf8_lossy()
-            .into_owned();
-        let statements = text.matches("\n  (").count();
-        (text.contains("VALUES (?s ?p ?o ?s2 ?p2 ?o2)") && statements > 40).then(|| {
-            let mut seen = seen.lock().expect("lock");
-            seen.push(text);
-            if seen.len() == 1 {
-                Reply::new(
-                    400,
-                    "text/plain",
-                    "Virtuoso 37000 Error SP031: SPARQL: Internal error: The length of \
-                     generated SQL text has exceeded 10000 lines of code",
-                )
-            } else {
-                Reply::new(
-                    500,
-                    "text/plain",
-                    "Virtuoso S1T00 Error SR171: Transaction timed out",
-                )
-            }
-        })
-    });
+    let (proxy, refused) = proxy_refusing(
+        server.port,
+        |_, text| {
+            text.contains("VALUES (?s ?p ?o ?s2 ?p2 ?o2)") && text.matches("\n  (").count() > 40
+        },
+        |refused_before| match refused_before {
+            0 => Reply::new(
+                400,
+                "text/plain",
+                "Virtuoso 37000 Error SP031: SPARQL: Internal error: The length of \
+                 generated SQL text has exceeded 10000 lines of code",
+            ),
+            _ => Reply::new(
+                500,
+                "text/plain",
+                "Virtuoso S1T00 Error SR171: Transaction timed out",
+            ),
+        },
+    );
     let (query, update) = (proxy.url("/query"), proxy.url("/update"));
     let mut args = store_args(
         &query,

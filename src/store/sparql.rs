@@ -191,7 +191,7 @@ impl Sparql {
     /// applies only some of the blocks of a `DELETE DATA` that names a graph twice (tested).
     pub(crate) fn data(operation: &str, statements: &[(Option<&str>, String)]) -> String {
         let mut update = format!("{operation} DATA {{\n");
-        for (graph, statements) in by_graph(statements) {
+        for (graph, statements) in by_graph(statements.iter().map(|(g, s)| (*g, s.as_str()))) {
             match graph {
                 Some(graph) => {
                     let _ = writeln!(update, "  GRAPH {graph} {{");
@@ -216,7 +216,7 @@ impl Sparql {
     /// of each graph as the values of `?s ?p ?o`, so that the store looks each up in an index (a
     /// branch per statement overflowed Virtuoso's stack at 500).
     pub(crate) fn count_statements(statements: &[(Option<&str>, String)]) -> String {
-        let branches: Vec<String> = by_graph(statements)
+        let branches: Vec<String> = by_graph(statements.iter().map(|(g, s)| (*g, s.as_str())))
             .iter()
             .map(|(graph, statements)| {
                 let values: Vec<String> = statements.iter().map(|s| format!("({s})")).collect();
@@ -245,11 +245,7 @@ impl Sparql {
         } else {
             self.record_links(links)
         };
-        let mut graphs: std::collections::BTreeMap<Option<&str>, Vec<(&str, &str)>> =
-            std::collections::BTreeMap::new();
-        for (graph, old, new) in changes {
-            graphs.entry(*graph).or_default().push((old, new));
-        }
+        let graphs = by_graph(changes.iter().map(|&(graph, old, new)| (graph, (old, new))));
         for (graph, pairs) in graphs {
             let (old, new) = (
                 Self::in_graph(graph, "?s ?p ?o"),
@@ -708,14 +704,14 @@ fn union(branches: &[String]) -> String {
     }
 }
 
-/// `statements` (as [`Sparql::data`] takes them) by graph, the default graph first.
-fn by_graph<'a>(
-    statements: &'a [(Option<&'a str>, String)],
-) -> std::collections::BTreeMap<Option<&'a str>, Vec<&'a str>> {
-    let mut graphs: std::collections::BTreeMap<Option<&str>, Vec<&str>> =
+/// `items` grouped by the graph each is in (statements, or pairs of them), the default graph first.
+fn by_graph<'a, T>(
+    items: impl IntoIterator<Item = (Option<&'a str>, T)>,
+) -> std::collections::BTreeMap<Option<&'a str>, Vec<T>> {
+    let mut graphs: std::collections::BTreeMap<Option<&str>, Vec<T>> =
         std::collections::BTreeMap::new();
-    for (graph, statement) in statements {
-        graphs.entry(*graph).or_default().push(statement);
+    for (graph, item) in items {
+        graphs.entry(graph).or_default().push(item);
     }
     graphs
 }
