@@ -1205,8 +1205,9 @@ impl Run<'_> {
         }
     }
 
-    /// An update of `n` `things` (IRIs, literal statements), sent at `started`, timed out: the
-    /// later ones, its pieces first, are made smaller, and the observer told.
+    /// An update of `n` `things` (IRIs, literal statements), sent at `started`, timed out or was
+    /// refused as too large (`reason`): the later ones, its pieces first, are made smaller, and
+    /// the observer told.
     fn split(&mut self, n: usize, things: &str, started: Instant, reason: &str) {
         // The store may still apply it: the smaller updates sent instead are idempotent.
         self.unsure = true;
@@ -1214,8 +1215,8 @@ impl Run<'_> {
         self.report.updates_split += 1;
         self.report.batch = self.sizer.size as u64;
         self.observer.notice(&format!(
-            "an update of {n} {things} timed out after {:.1} s ({reason}): sending it again in \
-             updates of at most {} {things}, as all the next ones",
+            "an update of {n} {things} was too large for the store ({reason}, after {:.1} s): \
+             sending it again in updates of at most {} {things}, as all the next ones",
             started.elapsed().as_secs_f64(),
             self.sizer.size
         ));
