@@ -6,8 +6,10 @@
 # offline bulk loader `oxigraph load` into a fresh database (the store down meanwhile). Prints one
 # Markdown table: wall time of each path (store mode scanning for candidates, and --snapshot),
 # statements after, and for store mode the statements it rewrote per second; then the ratio of
-# each store mode to the faster reload, and the time the server takes to write every statement
-# once (its dump), which bounds the statements rewritten per second of any path that reads them.
+# each store mode to the faster reload, and the two bounds of the statements rewritten per second
+# on this server: the time it takes to write every statement once (its dump), for any path that
+# reads them, and the time it takes to apply only the updates (delete each changed statement and
+# insert its rewrite, nothing read), for any path that updates the store in place.
 #
 # usage: benches/store_compare.sh [TRIPLES (default 1000000)] [VARIANT-PERCENT (default 5)]
 # Needs python3 (the corpus generator benches/gen_rdf.py or $GEN_CORPUS), curl, and the
@@ -49,6 +51,19 @@ variants=$("$pidcanon" check "$data" 2>&1 | grep -c ': non-canonical ' || true)
 # The statements that hold a variant: the lines a rewrite changes (it keeps their order).
 "$pidcanon" rewrite -q "$data" -o "$dir/data-canonical.nt"
 changed=$(python3 -c 'import sys; print(sum(a != b for a, b in zip(open(sys.argv[1]), open(sys.argv[2]))))' "$data" "$dir/data-canonical.nt")
+# The least any path that updates the store in place must have it do: delete each changed
+# statement and insert its rewrite, nothing read or checked, in updates of 2000 (`DELETE DATA` +
+# `INSERT DATA`; those with a blank node, which `DELETE DATA` cannot name, left out).
+rm -rf "$dir/updates" && mkdir "$dir/updates"
+python3 - "$data" "$dir/data-canonical.nt" "$dir/updates" <<'PY'
+import sys
+pairs = [(a, b) for a, b in zip(open(sys.argv[1]), open(sys.argv[2])) if a != b and "_:" not in a + b]
+for k in range(0, len(pairs), 2000):
+    chunk = pairs[k:k + 2000]
+    with open(f"{sys.argv[3]}/{k // 2000:05}.ru", "w") as out:
+        out.write("DELETE DATA {\n" + "".join(a for a, _ in chunk) + "} ;\nINSERT DATA {\n" + "".join(b for _, b in chunk) + "}\n")
+print(len(pairs), file=open(f"{sys.argv[3]}/count", "w"))
+PY
 rm "$dir/data-canonical.nt"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -88,6 +103,18 @@ run_store snapshot-mode --snapshot
 snapshot_seconds=$store_seconds snapshot_after=$store_after
 scan_rate=$(python3 -c "print(round($changed / $scan_seconds))")
 snapshot_rate=$(python3 -c "print(round($changed / $snapshot_seconds))")
+
+# The updates alone, on a fresh store.
+serve updates-mode
+start=$(seconds)
+for update in "$dir"/updates/*.ru; do
+  curl -s -f -H 'Content-Type: application/sparql-update' --data-binary "@$update" \
+    "http://127.0.0.1:$port/update" > /dev/null
+done
+updates_seconds=$(python3 -c "import time; print(round(time.monotonic() - $start, 1))")
+updated=$(cat "$dir/updates/count")
+stop
+rm -rf "$dir/updates"
 
 # dump -> rewrite -> DROP + POST without a transaction (the server up, the store empty meanwhile).
 serve post-mode
@@ -132,6 +159,7 @@ echo
 python3 -c "print(f'store / fastest dump-rewrite-reload time: {$scan_seconds / min($post_seconds, $load_seconds):.2f}')"
 python3 -c "print(f'store --snapshot / fastest dump-rewrite-reload time: {$snapshot_seconds / min($post_seconds, $load_seconds):.2f}')"
 python3 -c "print(f'reading every statement once (the dump, GET /store?default): $dump_seconds s, so at most {round($changed / $dump_seconds)} statements rewritten per second for a path that reads the store')"
+python3 -c "print(f'the updates alone (DELETE DATA + INSERT DATA of $updated changed statements, 2000 an update, nothing read): $updates_seconds s, so at most {round($updated / $updates_seconds)} statements rewritten per second for a path that updates the store in place')"
 echo "pidcanon store report: $(cat "$dir/store-mode-report.json")"
 echo "pidcanon store --snapshot report: $(cat "$dir/snapshot-mode-report.json")"
 for after in "$scan_after" "$post_after" "$load_after"; do
