@@ -60,7 +60,7 @@ struct KnownIri {
 
 impl KnownIris {
     /// Slots in the table (a power of two).
-    const SLOTS: usize = 1 << 12;
+    const SLOTS: usize = 1 << 11;
     /// IRIs longer than this are validated each time.
     const MAX_LEN: usize = 64 - 9;
 

@@ -8,8 +8,9 @@ use crate::{Canonical, IdError, Kind, Registry};
 use std::borrow::Cow;
 use std::sync::Arc;
 
-/// Slots in the cache (a power of two).
-const SLOTS: usize = 1 << 13;
+/// Slots in the cache (a power of two). 2 048 slots of 64 bytes stay in the processor's second
+/// level cache, and hit nearly as often as 8 192, which did not (NT->NT 8 % faster on one thread).
+const SLOTS: usize = 1 << 11;
 /// IRIs longer than this are not kept (they are rare and would only take room).
 const MAX_LEN: usize = 256;
 
