@@ -21,22 +21,33 @@ pub(crate) enum Checked {
     Unsure,
 }
 
-/// Up to four IRI ranges.
+/// Up to four IRI ranges, each with the hash of its IRI ([`iri_hash`]): an IRI the checker
+/// took has no escape, so its text is its value.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct TermSpans {
-    spans: [Range<usize>; 4],
+    spans: [(Range<usize>, u64); 4],
     len: usize,
 }
 
 impl TermSpans {
-    fn push(&mut self, span: Range<usize>) {
+    fn push(&mut self, span: (Range<usize>, u64)) {
         self.spans[self.len] = span;
         self.len += 1;
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        self.spans[..self.len].iter().map(|(span, _)| span.clone())
+    }
+
+    /// The ranges with the hashes of their IRIs.
+    pub(crate) fn hashed(&self) -> impl Iterator<Item = (Range<usize>, u64)> + '_ {
         self.spans[..self.len].iter().cloned()
     }
+}
+
+/// The hash of an IRI by which [`KnownIris`] and the rewrite's cache of canonical forms find it.
+pub(crate) fn iri_hash(iri: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(iri.as_bytes())
 }
 
 /// The IRIs a checker found valid last, so that an IRI written again (a predicate, a type, the
@@ -75,19 +86,19 @@ impl KnownIris {
         }
     }
 
-    /// Whether `iri` is an absolute IRI `oxttl` takes ([`is_valid_absolute_iri`]).
-    fn is_valid(&mut self, iri: &str) -> bool {
-        let bytes = iri.as_bytes();
+    /// The hash of `iri` ([`iri_hash`]) if it is an absolute IRI `oxttl` takes
+    /// ([`is_valid_absolute_iri`]).
+    fn is_valid(&mut self, iri: &str) -> Option<u64> {
+        let (bytes, hash) = (iri.as_bytes(), iri_hash(iri));
         if bytes.len() > Self::MAX_LEN || bytes.is_empty() {
-            return is_valid_absolute_iri(iri);
+            return is_valid_absolute_iri(iri).then_some(hash);
         }
-        let hash = xxhash_rust::xxh3::xxh3_64(bytes);
         let slot = &mut self.slots[(hash as usize) & (Self::SLOTS - 1)];
         if slot.hash == hash
             && usize::from(slot.len) == bytes.len()
             && slot.bytes[..bytes.len()] == *bytes
         {
-            return true;
+            return Some(hash);
         }
         let valid = is_valid_absolute_iri(iri);
         if valid {
@@ -95,7 +106,7 @@ impl KnownIris {
             slot.len = bytes.len() as u8;
             slot.bytes[..bytes.len()].copy_from_slice(bytes);
         }
-        valid
+        valid.then_some(hash)
     }
 }
 
@@ -180,16 +191,14 @@ impl Cursor<'_> {
         }
     }
 
-    /// `IRIREF` without escapes, an absolute IRI; its range inside `<` and `>`.
-    fn iri(&mut self) -> Option<Range<usize>> {
+    /// `IRIREF` without escapes, an absolute IRI; its range inside `<` and `>`, and its hash.
+    fn iri(&mut self) -> Option<(Range<usize>, u64)> {
         self.expect(b'<')?;
         let start = self.at;
         let end = start + memchr::memchr(b'>', &self.bytes[start..])?;
-        if !self.known.is_valid(&self.text[start..end]) {
-            return None;
-        }
+        let hash = self.known.is_valid(&self.text[start..end])?;
         self.at = end + 1;
-        Some(start..end)
+        Some((start..end, hash))
     }
 
     /// `BLANK_NODE_LABEL` with an ASCII label.
@@ -243,7 +252,7 @@ impl Cursor<'_> {
             Some(b'^') => {
                 self.at += 1;
                 self.expect(b'^')?;
-                let datatype = self.iri()?;
+                let (datatype, _) = self.iri()?;
                 let datatype = &self.text[datatype];
                 (datatype != RDF_LANG_STRING && datatype != RDF_DIR_LANG_STRING).then_some(())
             }
@@ -370,7 +379,7 @@ mod tests {
             for iri in iris.iter().skip(round) {
                 assert_eq!(
                     known.is_valid(iri),
-                    is_valid_absolute_iri(iri),
+                    is_valid_absolute_iri(iri).then(|| iri_hash(iri)),
                     "{iri:?}, round {round}"
                 );
             }

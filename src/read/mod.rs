@@ -31,7 +31,7 @@ pub(crate) use error::ReadError;
 pub use error::SyntaxError;
 pub use format::{FormatError, RdfFormat, parse_format};
 pub(crate) use line_parser::{LineParser, error_location, with_prefixes};
-pub(crate) use line_scan::{Checked, KnownIris, check};
+pub(crate) use line_scan::{Checked, KnownIris, check, iri_hash};
 pub(crate) use statements::Statements;
 pub use threads::WORKER_STACK;
 pub(crate) use threads::spawn_worker;

@@ -4,6 +4,7 @@
 //! IRI (renamed, collapsed), so that mapping costs nothing more per occurrence than the lookup.
 
 use crate::equivalence::mapping::IriMapping;
+use crate::read::iri_hash;
 use crate::{Canonical, IdError, Kind, Registry};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -49,7 +50,7 @@ impl Cache {
     pub(crate) fn new() -> Self {
         Self {
             slots: std::iter::repeat_with(|| Slot {
-                hash: xxhash_rust::xxh3::xxh3_64(b""),
+                hash: iri_hash(""),
                 iri: String::new(),
                 outcome: Outcome::Unchanged,
             })
@@ -72,12 +73,16 @@ impl Cache {
     /// every IRI: a hit costs one hash and one comparison, less than finding out whether an
     /// adapter claims the IRI.
     pub(crate) fn lookup(&mut self, registry: &Registry, iri: &str) -> &Outcome {
+        self.lookup_hashed(registry, iri, iri_hash(iri))
+    }
+
+    /// [`Cache::lookup`], with `iri`'s hash ([`iri_hash`]) made already (by the line checker).
+    pub(crate) fn lookup_hashed(&mut self, registry: &Registry, iri: &str, hash: u64) -> &Outcome {
         let mapping = self.mapping.as_ref().map(|(m, collapse)| (&**m, *collapse));
         if iri.len() > MAX_LEN {
             self.long = resolve(registry, mapping, iri);
             return &self.long;
         }
-        let hash = xxhash_rust::xxh3::xxh3_64(iri.as_bytes());
         let slot = &mut self.slots[(hash as usize) & (SLOTS - 1)];
         if slot.hash != hash || slot.iri != iri {
             slot.outcome = resolve(registry, mapping, iri);

@@ -80,11 +80,15 @@ pub(crate) fn look_up<'c>(
     cache: &'c mut Cache,
     registry: &Registry,
     needs: Needs,
-    iri: &str,
+    (iri, hash): (&str, Option<u64>),
     location: impl FnOnce() -> Location,
     found: &mut Found,
 ) -> Option<&'c str> {
-    match cache.lookup(registry, iri) {
+    let outcome = match hash {
+        Some(hash) => cache.lookup_hashed(registry, iri, hash),
+        None => cache.lookup(registry, iri),
+    };
+    match outcome {
         Outcome::Unchanged => None,
         Outcome::Changed(canonical, kind) => {
             *found.rewritten.entry(*kind).or_default() += 1;

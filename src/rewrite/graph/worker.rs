@@ -279,7 +279,14 @@ impl<'r> GraphWorker<'r> {
         let mut changed = false;
         map_quad(&mut quad, &mut |iri| {
             let location = || finder.find(span, iri, declared);
-            let canonical = look_up(cache, &rewriter.registry, needs, iri, location, found);
+            let canonical = look_up(
+                cache,
+                &rewriter.registry,
+                needs,
+                (iri, None),
+                location,
+                found,
+            );
             changed |= canonical.is_some();
             canonical.map(str::to_owned)
         });

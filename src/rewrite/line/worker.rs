@@ -15,6 +15,7 @@ use crate::rewrite::line_iris::{column, iri_statement, term_iris, unescape_iri};
 use crate::rewrite::nanopub::{is_protected, rewrite_warning};
 use crate::rewrite::{Location, Rewriter, SyntaxError};
 use memchr::memmem::Finder;
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// What becomes of a statement whose predicate asserts an equivalence (`--collapse`); the
@@ -176,7 +177,8 @@ impl<'r> LineWorker<'r> {
                 let start = result.output.len();
                 let links = &mut result.found.links;
                 let equivalence = self.equivalence(line, spans.iter(), links);
-                self.splice_statement(line, line_text, spans.iter(), equivalence, result);
+                let hashed = spans.hashed().map(|(span, hash)| (span, Some(hash)));
+                self.splice_statement(line, line_text, hashed, equivalence, result);
                 self.note_statement(start, result);
             }
             Checked::Unsure => self.parse_line(line, result),
@@ -232,7 +234,8 @@ impl<'r> LineWorker<'r> {
         result.statements += statements;
         let start = result.output.len();
         let equivalence = self.equivalence(line, term_iris(line), &mut result.found.links);
-        self.splice_statement(line, None, term_iris(line), equivalence, result);
+        let spans = term_iris(line).map(|span| (span, None));
+        self.splice_statement(line, None, spans, equivalence, result);
         self.note_statement(start, result);
     }
 
@@ -242,7 +245,7 @@ impl<'r> LineWorker<'r> {
         &mut self,
         line: &[u8],
         text: Option<&str>,
-        spans: impl Iterator<Item = Range<usize>>,
+        spans: impl Iterator<Item = (Range<usize>, Option<u64>)>,
         equivalence: Option<Equivalence>,
         result: &mut ChunkResult,
     ) {
@@ -354,11 +357,11 @@ impl<'r> LineWorker<'r> {
         &mut self,
         line: &[u8],
         text: Option<&str>,
-        spans: impl Iterator<Item = Range<usize>>,
+        spans: impl Iterator<Item = (Range<usize>, Option<u64>)>,
         result: &mut ChunkResult,
     ) {
         let mut written = 0;
-        for span in spans {
+        for (span, hash) in spans {
             // The parser or the scanner has checked the IRI: it is UTF-8.
             let raw = match text {
                 Some(text) => text.get(span.clone()),
@@ -367,13 +370,17 @@ impl<'r> LineWorker<'r> {
             let Some(raw) = raw else {
                 continue;
             };
-            let iri = unescape_iri(raw);
+            // An IRI the scanner took (hashed) has no escape: its text is its value.
+            let iri = match hash {
+                Some(_) => Cow::Borrowed(raw),
+                None => unescape_iri(raw),
+            };
             let location = || Location::new(result.lines, column(line, span.start - 1));
             let canonical = look_up(
                 &mut self.cache,
                 &self.rewriter.registry,
                 self.needs,
-                &iri,
+                (&iri, hash),
                 location,
                 &mut result.found,
             );
