@@ -55,6 +55,11 @@ impl GraphTracker {
         self.open.clone().filter(|label| !label.starts_with('['))
     }
 
+    /// The label of the graph block open at the end of what has been scanned, if one is.
+    pub(super) fn label(&self) -> Option<Rc<str>> {
+        self.open.clone()
+    }
+
     /// Follows the next line of the text. Where the scan loses track (the text cannot be
     /// TriG there), the rest of the line is passed over, and the next starts a new scan.
     pub(super) fn scan(&mut self, line: &[u8]) {
