@@ -1,10 +1,12 @@
 //! A fast reader for the common shape of Turtle statements, in front of `oxttl` as
 //! [`crate::rewrite::line`]'s checker is for N-Triples: subjects that are IRIs, prefixed names or
 //! blank node labels; `a` and IRI verbs; objects that are those, literals (short and long
-//! strings with their escapes, language tags, datatypes, integers, decimals, booleans) or
-//! `[ … ]` property lists; `;` and `,` lists. Anything else — a directive, a collection, a
-//! double, a name with non-ASCII or escaped characters, RDF 1.2 syntax, any error — makes it
-//! unsure, and the text goes to `oxttl`, which has the last word on everything.
+//! strings with their escapes, language tags, datatypes, integers, decimals, doubles, booleans)
+//! or `[ … ]` property lists; `;` and `,` lists; in TriG, graph blocks labelled by an IRI, a
+//! prefixed name or a blank node label (or none: the default graph's). Anything else — a
+//! directive, a collection, a name with non-ASCII or escaped characters, RDF 1.2 syntax, any
+//! error — makes it unsure, and the text goes to `oxttl`, which has the last word on
+//! everything (in TriG, put into the graph block the fast path is in).
 //!
 //! It reads whole lines, and gives the statements `oxttl` would give for them, each with the
 //! line `oxttl` fed one line at a time would give it on (for a literal without a suffix, the
@@ -613,7 +615,7 @@ impl<'t, 'r> Cursor<'t, 'r> {
         Some(BlankNode::new_unchecked(&self.text[start..end]))
     }
 
-    /// `INTEGER` or `DECIMAL` (a `DOUBLE` is left to `oxttl`).
+    /// `INTEGER`, `DECIMAL` or `DOUBLE`, as written.
     fn number(&mut self) -> Option<Literal> {
         let start = self.at;
         let mut end = start + usize::from(matches!(self.bytes[start], b'+' | b'-'));
@@ -629,15 +631,25 @@ impl<'t, 'r> Cursor<'t, 'r> {
         }
         end += before;
         let mut datatype = xsd::INTEGER;
+        let is_exponent = |at: usize| matches!(self.bytes.get(at), Some(b'e' | b'E'));
         if self.bytes.get(end) == Some(&b'.') {
             let after = digits(end + 1);
-            if after > 0 {
+            // `1.e5` is a double; `1.` an integer and a statement's end.
+            if after > 0 || is_exponent(end + 1) {
                 end += 1 + after;
                 datatype = xsd::DECIMAL;
             }
         }
-        let next = self.peek_at(end - self.at)?;
-        if matches!(next, b'e' | b'E') || !ends_token(next) {
+        if is_exponent(end) {
+            let sign = usize::from(matches!(self.bytes.get(end + 1), Some(b'+' | b'-')));
+            let exponent = digits(end + 1 + sign);
+            if exponent == 0 {
+                return None;
+            }
+            end += 1 + sign + exponent;
+            datatype = xsd::DOUBLE;
+        }
+        if !ends_token(self.peek_at(end - self.at)?) {
             return None;
         }
         self.at = end;
@@ -1200,6 +1212,17 @@ mod against_oxttl {
             r#"ex:a ex:b -1 ."#,
             r#"ex:a ex:b +1.0 ."#,
             r#"ex:a ex:b 1e5 ."#,
+            r#"ex:a ex:b 1e5."#,
+            r#"ex:a ex:b 1.5E-3 ."#,
+            r#"ex:a ex:b -1.e+5 ."#,
+            r#"ex:a ex:b +12.25e0,1E2 ."#,
+            r#"ex:a ex:b 1e ."#,
+            r#"ex:a ex:b 1e+ ."#,
+            r#"ex:a ex:b 1.e ."#,
+            r#"ex:a ex:b 1.5e5.5 ."#,
+            r#"ex:a ex:b 1e5e5 ."#,
+            r#"ex:a ex:b .5e1 ."#,
+            r#"ex:a ex:b [ ex:c 4.888E-3 ] ."#,
             r#"ex:a ex:b .5 ."#,
             r#"ex:a ex:b 1.e ."#,
             r#"ex:a ex:b - ."#,
