@@ -15,7 +15,8 @@ pub(super) struct GraphTracker {
     /// The name or keyword being read.
     word: Vec<u8>,
     /// A directive's keyword was read: the IRI or string it declares is no label (a SPARQL-style
-    /// `PREFIX` has no `.` after it).
+    /// `PREFIX` has no `.` after it). A `.` or a brace ends it too (the keyword was a language
+    /// tag: `"x"@base .`).
     in_directive: bool,
     scanner: Scanner,
     /// The text fed and not yet passed over: from the start of an IRI not ended, or of a
@@ -123,6 +124,7 @@ impl GraphTracker {
             }
             b'{' => {
                 self.end_word();
+                self.in_directive = false;
                 if self.open.is_none() {
                     self.open = Some(String::from_utf8_lossy(&self.last_term).into());
                     self.last_term.clear();
@@ -132,8 +134,12 @@ impl GraphTracker {
                 self.end_word();
                 self.open = None;
                 self.last_term.clear();
+                self.in_directive = false;
             }
-            b'.' if self.word.is_empty() => self.last_term.clear(),
+            b'.' if self.word.is_empty() => {
+                self.last_term.clear();
+                self.in_directive = false;
+            }
             b if b.is_ascii_whitespace() => self.end_word(),
             _ => {
                 let name = &self.text[at..end];
@@ -225,6 +231,9 @@ mod tests {
             blocks(text),
             [None, some(""), some(""), None, None, some("")]
         );
+        // A language tag named like a directive's keyword.
+        let text = "<a> <b> \"x\"@base .\n<g> {\n";
+        assert_eq!(blocks(text), [None, some("<g>")]);
     }
 
     /// Read again from within a block after an error, its closing brace closes it.

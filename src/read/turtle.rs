@@ -1395,6 +1395,10 @@ mod against_oxttl {
             "ex:g {\nex:a ex:b ex:c . # c\n} # d\n",
             "ex:g {\r\nex:a ex:b ex:c .\r\n}\r\n",
             "ex:g {\rex:a ex:b ex:c .\r}\r",
+            "PREFIX p: <http://p/>\n{\nex:a ex:b ex:c .\n}",
+            "BASE <http://b2/>\n{\n<a> <b> <c> .\nbad .\n<d> <e> <f> .\n}",
+            "ex:a ex:b \"x\"@base .\nex:g {\nex:a ex:b ex:c .\n}",
+            "ex:a ex:b \"x\"@prefix .\nGRAPH ex:g {\nex:a ex:b ex:c .\n}",
         ];
         let mut statements = 0;
         for body in bodies {
