@@ -47,6 +47,7 @@ seed() {
 }
 
 candidates ttl | seed turtle_fast_vs_oxttl 0 ""
+candidates trig | seed trig_fast_vs_oxttl 0 ""
 # turtle_threads' first byte: bit 0 lenient, bit 1 Turtle out, bit 2 structured, bits 3-7
 # the piece size (1 + 8 * n bytes).
 candidates ttl | seed turtle_threads 0 '\x00' '\x01' '\x02' '\x0b' '\x19' '\x40'

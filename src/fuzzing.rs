@@ -56,6 +56,12 @@ pub fn turtle_items(text: &[u8], base: &str, fast: bool) -> Vec<String> {
     Internals::turtle_items(text, base, fast)
 }
 
+/// [`turtle_items`] for a TriG document.
+#[must_use]
+pub fn trig_items(text: &[u8], base: &str, fast: bool) -> Vec<String> {
+    Internals::trig_items(text, base, fast)
+}
+
 /// What the N-Triples / N-Quads line scanner says of a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scanned {

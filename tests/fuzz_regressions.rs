@@ -14,8 +14,9 @@ use std::path::Path;
 type Check = fn(&[u8]);
 
 /// Each differential target: its corpus and the check it runs.
-const TARGETS: [(&str, Check); 7] = [
+const TARGETS: [(&str, Check); 8] = [
     ("turtle_fast_vs_oxttl", differential::turtle_fast_vs_oxttl),
+    ("trig_fast_vs_oxttl", differential::trig_fast_vs_oxttl),
     (
         "turtle_fast_vs_oxttl_structured",
         differential::turtle_fast_vs_oxttl_structured,
@@ -68,6 +69,17 @@ fn fast_path_error_lines_after_a_directive() {
 /// Turtle on two threads (lenient, Turtle out) reported the findings of one thread in another
 /// order: an invalid identifier in a bad statement after the statement's syntax error (fixed
 /// by 93805ee: nothing of the bad statement is canonicalized).
+/// A graph block opened after a SPARQL-style `PREFIX` (no `.` after its IRI): the graph
+/// tracker took the IRI for the block's label, and the fast path gave its statements that
+/// graph (trig_fast_vs_oxttl, finding 1).
+#[test]
+fn trig_block_after_a_sparql_prefix_is_the_default_graphs() {
+    differential::trig_fast_vs_oxttl(b"PREFIX : <http://example/>\n{\n:a :b 1.0 .\n}\n");
+    differential::trig_fast_vs_oxttl(
+        b"BASE <http://b/>\n{\n<a> <b> <c> .\nbad .\n<d> <e> <f> .\n}\n",
+    );
+}
+
 #[test]
 fn two_threads_report_what_one_thread_reports() {
     differential::turtle_threads(

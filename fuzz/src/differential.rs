@@ -5,7 +5,9 @@
 //! fuzzer makes; `tests/fuzz_regressions.rs` on what it found.
 
 use super::structured::{self, Choices};
-use pidcanon::fuzzing::{Scanned, ntriples_line, rdfxml_triples, turtle_items, with_piece_size};
+use pidcanon::fuzzing::{
+    Scanned, ntriples_line, rdfxml_triples, trig_items, turtle_items, with_piece_size,
+};
 use pidcanon::rewrite::{Location, Observer, RdfFormat, Recovery, Rewriter, SyntaxError};
 use pidcanon::{IdError, Kind, Registry};
 use std::collections::HashMap;
@@ -34,6 +36,13 @@ pub fn turtle_fast_vs_oxttl(text: &[u8]) {
     let oxttl = turtle_items(text, BASE, false);
     let fast = turtle_items(text, BASE, true);
     same_items("fast path", text, ("oxttl", &oxttl), ("fast", &fast));
+}
+
+/// [`turtle_fast_vs_oxttl`] for TriG: the fast path within graph blocks and out of them.
+pub fn trig_fast_vs_oxttl(text: &[u8]) {
+    let oxttl = trig_items(text, BASE, false);
+    let fast = trig_items(text, BASE, true);
+    same_items("fast path (TriG)", text, ("oxttl", &oxttl), ("fast", &fast));
 }
 
 /// [`turtle_fast_vs_oxttl`] on a document made from `data`.

@@ -14,6 +14,10 @@ pub(super) struct GraphTracker {
     last_term: Vec<u8>,
     /// The name or keyword being read.
     word: Vec<u8>,
+    /// A directive's keyword was read: the IRI or string it declares is no label (a SPARQL-style
+    /// `PREFIX` has no `.` after it). A `.` or a brace ends it too (the keyword was a language
+    /// tag: `"x"@base .`).
+    in_directive: bool,
     scanner: Scanner,
     /// The text fed and not yet passed over: from the start of an IRI not ended, or of a
     /// token the scan needs more text to tell.
@@ -31,6 +35,7 @@ impl Default for GraphTracker {
             open: None,
             last_term: Vec::new(),
             word: Vec::new(),
+            in_directive: false,
             scanner: Scanner::lexer(),
             text: Vec::new(),
             iri_start: None,
@@ -53,6 +58,11 @@ impl GraphTracker {
     /// default graph's), if it can be opened again.
     pub(super) fn open_block(&self) -> Option<Rc<str>> {
         self.open.clone().filter(|label| !label.starts_with('['))
+    }
+
+    /// The label of the graph block open at the end of what has been scanned, if one is.
+    pub(super) fn label(&self) -> Option<Rc<str>> {
+        self.open.clone()
     }
 
     /// Follows the next line of the text. Where the scan loses track (the text cannot be
@@ -79,14 +89,17 @@ impl GraphTracker {
                     let start = *self.iri_start.get_or_insert(range.start);
                     if !self.scanner.in_iri() {
                         self.last_term.clear();
-                        self.last_term
-                            .extend_from_slice(&self.text[start..range.end]);
+                        if !std::mem::take(&mut self.in_directive) {
+                            self.last_term
+                                .extend_from_slice(&self.text[start..range.end]);
+                        }
                         self.iri_start = None;
                     }
                 }
                 Lexeme::String => {
                     self.end_word();
                     self.last_term.clear();
+                    self.in_directive = false;
                 }
                 Lexeme::Comment => self.end_word(),
             }
@@ -111,6 +124,7 @@ impl GraphTracker {
             }
             b'{' => {
                 self.end_word();
+                self.in_directive = false;
                 if self.open.is_none() {
                     self.open = Some(String::from_utf8_lossy(&self.last_term).into());
                     self.last_term.clear();
@@ -120,8 +134,12 @@ impl GraphTracker {
                 self.end_word();
                 self.open = None;
                 self.last_term.clear();
+                self.in_directive = false;
             }
-            b'.' if self.word.is_empty() => self.last_term.clear(),
+            b'.' if self.word.is_empty() => {
+                self.last_term.clear();
+                self.in_directive = false;
+            }
             b if b.is_ascii_whitespace() => self.end_word(),
             _ => {
                 let name = &self.text[at..end];
@@ -137,9 +155,19 @@ impl GraphTracker {
         at + 1
     }
 
-    /// The name or keyword being read ends: it is the last term, unless it is `GRAPH`.
+    /// The name or keyword being read ends: it is the last term, unless it is `GRAPH` or a
+    /// directive's keyword.
     fn end_word(&mut self) {
-        if !self.word.is_empty() && !self.word.eq_ignore_ascii_case(b"graph") {
+        let keyword = |word: &[u8]| {
+            let word = word.strip_prefix(b"@").unwrap_or(word);
+            [&b"prefix"[..], b"base", b"version"]
+                .iter()
+                .any(|k| word.eq_ignore_ascii_case(k))
+        };
+        if keyword(&self.word) {
+            self.in_directive = true;
+            self.last_term.clear();
+        } else if !self.word.is_empty() && !self.word.eq_ignore_ascii_case(b"graph") {
             std::mem::swap(&mut self.last_term, &mut self.word);
         }
         self.word.clear();
@@ -192,6 +220,20 @@ mod tests {
             blocks(text),
             [Some("<g>".to_owned()), Some("<g>".to_owned())]
         );
+    }
+
+    /// The IRI a directive declares labels no block (SPARQL-style directives have no `.`).
+    #[test]
+    fn a_directive_labels_no_block() {
+        let text = "PREFIX : <http://e/>\n{\nBASE <http://b/>\n}\n@prefix p: <http://p/> .\n{\n";
+        let some = |label: &str| Some(label.to_owned());
+        assert_eq!(
+            blocks(text),
+            [None, some(""), some(""), None, None, some("")]
+        );
+        // A language tag named like a directive's keyword.
+        let text = "<a> <b> \"x\"@base .\n<g> {\n";
+        assert_eq!(blocks(text), [None, some("<g>")]);
     }
 
     /// Read again from within a block after an error, its closing brace closes it.

@@ -140,13 +140,27 @@ impl LineParser {
         }
     }
 
-    /// The base IRI declared so far.
-    pub(crate) fn base_iri(&self) -> Option<String> {
+    /// The prefixes declared so far, in no order, without taking them.
+    pub(crate) fn declared_prefixes(&self) -> Box<dyn Iterator<Item = (&str, &str)> + '_> {
         match self {
-            Self::Turtle(p) => p.base_iri().map(str::to_owned),
-            Self::TriG(p) => p.base_iri().map(str::to_owned),
+            Self::Turtle(p) => Box::new(p.prefixes()),
+            Self::TriG(p) => Box::new(p.prefixes()),
+            Self::NTriples(_) | Self::NQuads(_) => Box::new(std::iter::empty()),
+        }
+    }
+
+    /// The base IRI declared so far, without taking it.
+    pub(crate) fn declared_base(&self) -> Option<&str> {
+        match self {
+            Self::Turtle(p) => p.base_iri(),
+            Self::TriG(p) => p.base_iri(),
             Self::NTriples(_) | Self::NQuads(_) => None,
         }
+    }
+
+    /// The base IRI declared so far.
+    pub(crate) fn base_iri(&self) -> Option<String> {
+        self.declared_base().map(str::to_owned)
     }
 }
 

@@ -18,6 +18,7 @@ use crate::position::{Location, lines, read_line};
 use oxrdf::{Quad, Term};
 use std::collections::VecDeque;
 use std::io::BufRead;
+use std::rc::Rc;
 
 /// Where the last language tag given its written case ends: a line's number and the offset
 /// in it. The next literal's tag is looked for after it, so that two literals of one value
@@ -230,12 +231,18 @@ fn read_lines_with<D, E: From<ReadError>>(
                 let read = groups.read(ended, &parser);
                 if read == FastRead::Unsure {
                     replay.extend(groups.hand_to_oxttl());
+                    if let Some(block) = groups.block_to_enter() {
+                        let opening_line;
+                        (parser, graphs, opening_line) = restarted_in(&parser, block)?;
+                        let first = replay.front().map_or(line_no, |&(n, _)| n);
+                        lines_before = first - 1 - opening_line;
+                    }
                     continue;
                 }
                 // The statements read, all of them or those before one that needs more lines.
                 let (lines, breaks) = groups.complete();
-                for (n, text) in groups.lines().take(lines) {
-                    pending.push(text, n, None);
+                for (n, text, block) in groups.lines_read(lines) {
+                    pending.push(text, n, block);
                 }
                 lines_before += breaks;
                 let declarations = || (parser.prefixes(), parser.base_iri());
@@ -247,7 +254,7 @@ fn read_lines_with<D, E: From<ReadError>>(
                     &declarations,
                     on_item,
                 )?;
-                if lines > 0 {
+                if lines > 0 && hold {
                     // `oxttl` goes on between statements. What follows the last statement read
                     // starts where it ends, as when `oxttl` reads it (a syntax error after it
                     // gives the rejects the same text); after only comments, where the last
@@ -265,6 +272,14 @@ fn read_lines_with<D, E: From<ReadError>>(
                 if !ended {
                     continue;
                 }
+            }
+            if let Some(block) = groups.block_to_enter() {
+                // `oxttl` ends the input in the TriG graph block the fast path ended it in (in
+                // one, the last line ends with a line break: the block is not closed at the
+                // start of the line after it, where `oxttl` alone finds it).
+                let opening_line;
+                (parser, graphs, opening_line) = restarted_in(&parser, block)?;
+                lines_before = line_no - opening_line;
             }
         }
         // The line in segments, each ending a statement but the last: `oxttl` reads them one
@@ -413,24 +428,15 @@ fn read_lines_with<D, E: From<ReadError>>(
             } else {
                 error_line
             });
-            parser = parser.restarted().map_err(E::from)?;
-            graphs = GraphTracker::default();
-            // The block is opened on a line of its own, so that the lines read again keep
-            // their columns.
-            let opening_line = u64::from(graph_block.is_some());
-            if let Some(label) = graph_block {
-                parser.extend(label.as_bytes());
-                parser.extend(b" {\n");
-                graphs = GraphTracker::in_block(label);
-            }
+            let opening_line;
+            (parser, graphs, opening_line) = restarted_in(&parser, graph_block)?;
             lines_before = error_line - opening_line;
             let mut again = pending.take_after(error_line);
             statement_start = None;
             if bad && end < line.len() {
                 // The statements after the bad one on its line are read again, after spaces
                 // in place of what was read (so that their columns stay).
-                let read = line[..end].iter().filter(|&&b| b & 0xC0 != 0x80).count();
-                let mut rest = vec![b' '; read];
+                let mut rest = in_spaces(&line[..end]);
                 rest.extend_from_slice(&line[end..]);
                 again.push_front((line_no, rest));
                 lines_before = line_no - 1 - opening_line;
@@ -440,18 +446,39 @@ fn read_lines_with<D, E: From<ReadError>>(
             replay = again;
             ends = StatementEnds::default();
             if let Some(groups) = &mut groups {
-                groups.oxttl_read(&line, true, !replay.is_empty());
+                groups.oxttl_read(&line, true, !replay.is_empty(), graphs.label());
             }
             continue;
         }
         if let Some(groups) = groups.as_mut().filter(|_| !ended) {
-            groups.oxttl_read(&line, false, !replay.is_empty());
+            groups.oxttl_read(&line, false, !replay.is_empty(), graphs.label());
         }
         if ended {
             let leftover = pending.into_leftover();
             return Ok(Ended { parser, leftover });
         }
     }
+}
+
+/// A new parser knowing the declarations `parser` knows, in the TriG graph block labelled
+/// `block` if any, with a tracker in it; and how many lines it was given to open the block
+/// (one of its own, so that the lines read next keep their columns).
+fn restarted_in(
+    parser: &LineParser,
+    block: Option<Rc<str>>,
+) -> Result<(LineParser, GraphTracker, u64), ReadError> {
+    let mut parser = parser.restarted()?;
+    let Some(label) = block else {
+        return Ok((parser, GraphTracker::default(), 0));
+    };
+    parser.extend(label.as_bytes());
+    parser.extend(b" {\n");
+    Ok((parser, GraphTracker::in_block(label), 1))
+}
+
+/// A space for each character of `text` (`oxttl` counts columns in characters).
+fn in_spaces(text: &[u8]) -> Vec<u8> {
+    vec![b' '; text.iter().filter(|&&b| b & 0xC0 != 0x80).count()]
 }
 
 /// Whether an error at `column` of `line` (line number `line_no`) is an unfinished statement
@@ -475,14 +502,27 @@ fn directive_ends_statement(
     found
 }
 
-/// Turtle read with and without the fast path, for the fuzz targets
-/// (`crate::fuzzing::turtle_items`) and the tests below.
+/// Turtle or TriG read with and without the fast path, for the fuzz targets
+/// (`crate::fuzzing::turtle_items`, `crate::fuzzing::trig_items`) and the tests below.
 #[cfg(feature = "fuzzing")]
 impl crate::fuzzing::Internals {
     pub(crate) fn turtle_items(text: &[u8], base: &str, fast: bool) -> Vec<String> {
-        let parser = LineParser::declared(super::RdfFormat::Turtle, Some(base), &[])
+        Self::items(super::RdfFormat::Turtle, text, base, fast)
+    }
+
+    pub(crate) fn trig_items(text: &[u8], base: &str, fast: bool) -> Vec<String> {
+        Self::items(super::RdfFormat::TriG, text, base, fast)
+    }
+
+    pub(crate) fn items(
+        format: super::RdfFormat,
+        text: &[u8],
+        base: &str,
+        fast: bool,
+    ) -> Vec<String> {
+        let parser = LineParser::declared(format, Some(base), &[])
             .expect("a valid base")
-            .expect("Turtle has a line parser");
+            .expect("a text format has a line parser");
         let mut made_up = crate::fuzzing::MadeUp::default();
         let mut items = Vec::new();
         let ended = read_lines_with::<super::NoWork, _>(

@@ -83,6 +83,9 @@ pub(super) struct Scanner {
     every_end: bool,
     /// Where such a `.` was just found: the offset after it.
     glued_end: Option<usize>,
+    /// TriG: statements also end at the top of a graph block (`{` brackets only), which
+    /// its `{` and `}` end as well; a `}` never opened closes a block read from within.
+    blocks: bool,
 }
 
 impl Default for Scanner {
@@ -98,6 +101,7 @@ impl Default for Scanner {
             lost: false,
             every_end: false,
             glued_end: None,
+            blocks: false,
         }
     }
 }
@@ -138,7 +142,7 @@ impl Scanner {
                 _ => false,
             };
             if self.state == State::Code
-                && self.depth == 0
+                && self.at_top()
                 && line_end
                 && self.statement_start
                 && self.at >= min
@@ -155,6 +159,12 @@ impl Scanner {
             declares: std::mem::take(&mut self.declares),
             leftover: self.dot_line,
         })
+    }
+
+    /// Whether the scan is between tokens of statements, not within brackets (but those of
+    /// TriG's graph blocks).
+    fn at_top(&self) -> bool {
+        self.depth == if self.blocks { self.braces } else { 0 }
     }
 
     /// The buffer lost its first `end` bytes (a piece cut there).
@@ -300,7 +310,7 @@ impl Scanner {
             self.state = State::Comment;
             return Some(1);
         }
-        if std::mem::take(&mut self.statement_start) && self.depth == 0 {
+        if std::mem::take(&mut self.statement_start) && self.at_top() {
             // Enough to tell the longest keyword (`@version`) and the byte after it: the bytes
             // up to the first that no keyword holds (a line break, say).
             let mut word = [b' '; 9];
@@ -345,6 +355,18 @@ impl Scanner {
                 peek(1)?;
                 Some(2)
             }
+            b'{' if self.blocks && self.at_top() && peek(1)? != b'|' => {
+                self.depth += 1;
+                self.braces += 1;
+                self.state = State::AfterDot;
+                Some(1)
+            }
+            b'}' if self.blocks && self.at_top() && !buffer[..self.at].ends_with(b"|") => {
+                self.depth = self.depth.saturating_sub(1);
+                self.braces = self.braces.saturating_sub(1);
+                self.state = State::AfterDot;
+                Some(1)
+            }
             b'[' | b'(' | b'{' => {
                 self.depth += 1;
                 self.braces += usize::from(byte == b'{');
@@ -361,17 +383,17 @@ impl Scanner {
                 }
                 Some(1)
             }
-            b'.' if self.depth == 0 || self.every_end && self.depth > self.braces => {
+            b'.' if self.at_top() || self.every_end && self.depth > self.braces => {
                 let next = peek(1)?;
                 let ends = next.is_ascii_whitespace() || next == b'#';
-                if self.depth > 0 {
+                if !self.at_top() {
                     // A `.` and a space within `[`, `(` or `<<`, where no valid statement has
                     // one: the statement is bad, and ends here (or its bracket was never closed
                     // and everything after it would be passed over with it).
                     if ends {
                         self.depth = self.braces;
                     }
-                    if self.depth > 0 || !ends {
+                    if !self.at_top() || !ends {
                         return Some(1);
                     }
                 }
@@ -458,6 +480,17 @@ pub(super) struct Boundaries {
 }
 
 impl Boundaries {
+    /// Boundaries of TriG text, within graph blocks too.
+    pub(crate) fn trig() -> Self {
+        Self {
+            scanner: Scanner {
+                blocks: true,
+                ..Scanner::default()
+            },
+            text: Vec::new(),
+        }
+    }
+
     /// Feeds a line: `Some(true)` when the text fed so far ends at a statement boundary,
     /// `None` when the scan lost track (or a statement grew past [`MAX_PIECE`]).
     pub(crate) fn line(&mut self, line: &[u8]) -> Option<bool> {

@@ -1,10 +1,12 @@
 //! A fast reader for the common shape of Turtle statements, in front of `oxttl` as
 //! [`crate::rewrite::line`]'s checker is for N-Triples: subjects that are IRIs, prefixed names or
 //! blank node labels; `a` and IRI verbs; objects that are those, literals (short and long
-//! strings with their escapes, language tags, datatypes, integers, decimals, booleans) or
-//! `[ … ]` property lists; `;` and `,` lists. Anything else — a directive, a collection, a
-//! double, a name with non-ASCII or escaped characters, RDF 1.2 syntax, any error — makes it
-//! unsure, and the text goes to `oxttl`, which has the last word on everything.
+//! strings with their escapes, language tags, datatypes, integers, decimals, doubles, booleans)
+//! or `[ … ]` property lists; `;` and `,` lists; in TriG, graph blocks labelled by an IRI, a
+//! prefixed name or a blank node label (or none: the default graph's). Anything else — a
+//! directive, a collection, a name with non-ASCII or escaped characters, RDF 1.2 syntax, any
+//! error — makes it unsure, and the text goes to `oxttl`, which has the last word on
+//! everything (in TriG, put into the graph block the fast path is in).
 //!
 //! It reads whole lines, and gives the statements `oxttl` would give for them, each with the
 //! line `oxttl` fed one line at a time would give it on (for a literal without a suffix, the
@@ -22,10 +24,11 @@ use super::line_scan::{
 };
 use super::repeated_work;
 use super::scan::{Boundaries, starts_with_directive};
-use crate::position::{line_breaks, line_start};
+use crate::position::{is_line_end, line_breaks, line_start};
 use oxiri::Iri;
 use oxrdf::vocab::{rdf, xsd};
 use oxrdf::{BlankNode, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
+use std::rc::Rc;
 
 /// What [`FastTurtle::read`] makes of a text.
 #[derive(Debug, PartialEq, Eq)]
@@ -49,10 +52,25 @@ struct Prefix {
     checked: bool,
 }
 
+/// A TriG graph block: its graph's name, and the label that opens it again (`""` for the
+/// default graph's).
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct Block {
+    graph: GraphName,
+    pub(crate) label: Rc<str>,
+}
+
 /// The fast reader, knowing the prefixes and base `oxttl` knows.
 pub(crate) struct FastTurtle {
     prefixes: Vec<Prefix>,
     base: Option<Iri<String>>,
+    /// Whether the text is TriG: statements in graph blocks too.
+    trig: bool,
+    /// The TriG graph block the next text read starts in (`None`: outside blocks).
+    block: Option<Block>,
+    /// The blocks the last text read opened and closed (in the part read whole): where each
+    /// `{` or `}` ends, and the block after it.
+    block_edges: Vec<(usize, Option<Block>)>,
     /// The triples of the last text read, each with the index of the line (in that text) it
     /// is given on, in the order `oxttl` gives them.
     pub(crate) triples: Vec<(Quad, usize)>,
@@ -66,8 +84,8 @@ pub(crate) struct FastTurtle {
 }
 
 impl FastTurtle {
-    /// A reader with `oxttl`'s `prefixes` (sorted by name) and `base`.
-    pub(crate) fn new(prefixes: Vec<(String, String)>, base: Option<String>) -> Self {
+    /// A reader with `oxttl`'s `prefixes` (sorted by name) and `base`, of TriG when `trig`.
+    pub(crate) fn new(prefixes: Vec<(String, String)>, base: Option<String>, trig: bool) -> Self {
         let prefixes = prefixes
             .into_iter()
             .map(|(name, iri)| Prefix {
@@ -80,6 +98,9 @@ impl FastTurtle {
         Self {
             prefixes,
             base,
+            trig,
+            block: None,
+            block_edges: Vec::new(),
             triples: Vec::new(),
             completed_by: Vec::new(),
             complete: 0,
@@ -91,37 +112,27 @@ impl FastTurtle {
     pub(crate) fn read(&mut self, text: &str, ended: bool) -> FastRead {
         self.triples.clear();
         self.completed_by.clear();
-        let mut cursor = Cursor {
-            text,
-            bytes: text.as_bytes(),
-            at: 0,
-            line: 0,
-            completed_by: 0,
-            depth: 0,
-            ended,
-            ran_out: false,
-            complete: (0, 0),
-            last_dot: None,
-            complete_dot: None,
-            reader: self,
-        };
+        self.block_edges.clear();
+        let mut cursor = Cursor::new(text, self);
+        cursor.ended = ended;
         let statements = cursor.statements();
         let (last_dot, complete_dot) = (cursor.last_dot, cursor.complete_dot);
         let (read, complete, last_dot) = match statements {
             Some(()) => (
                 FastRead::Statements,
-                (text.len(), self.triples.len()),
+                (text.len(), self.triples.len(), self.block_edges.len()),
                 last_dot,
             ),
             None if cursor.ran_out && !ended => {
                 (FastRead::NeedsMore, cursor.complete, complete_dot)
             }
-            None => (FastRead::Unsure, (0, 0), None),
+            None => (FastRead::Unsure, (0, 0, 0), None),
         };
         self.complete = complete.0;
         self.last_dot = last_dot;
         self.triples.truncate(complete.1);
         self.completed_by.truncate(complete.1);
+        self.block_edges.truncate(complete.2);
         self.in_oxttl_order();
         #[cfg(test)]
         READ_FAST.with(|n| n.set(n.get() + self.triples.len()));
@@ -144,18 +155,29 @@ impl FastTurtle {
         }
     }
 
-    /// Whether `parser` (Turtle's) has the same prefixes and base as this reader.
+    /// Whether `parser` has the same prefixes and base as this reader.
     fn declares_as(&self, parser: &LineParser) -> bool {
-        let LineParser::Turtle(parser) = parser else {
-            return false;
-        };
         let mut count = 0;
-        parser.base_iri() == self.base.as_ref().map(Iri::as_str)
-            && parser.prefixes().all(|(name, iri)| {
+        parser.declared_base() == self.base.as_ref().map(Iri::as_str)
+            && parser.declared_prefixes().all(|(name, iri)| {
                 count += 1;
                 self.prefix(name).is_some_and(|p| p.iri == iri)
             })
             && count == self.prefixes.len()
+    }
+
+    /// The block labelled `label` (as TriG writes it before a `{`: an IRI, a prefixed name or
+    /// a blank node label; `""` for the default graph's), when it is one the fast path reads.
+    fn block_labelled(&mut self, label: Rc<str>) -> Option<Block> {
+        let graph = if label.is_empty() {
+            GraphName::DefaultGraph
+        } else {
+            let text = format!("{label} ");
+            let mut cursor = Cursor::new(&text, self);
+            let graph = cursor.label()?;
+            (cursor.at == label.len()).then_some(graph)?.into()
+        };
+        Some(Block { graph, label })
     }
 
     fn prefix(&self, name: &str) -> Option<&Prefix> {
@@ -195,8 +217,13 @@ struct Cursor<'t, 'r> {
     completed_by: usize,
     /// How many `[` are open.
     depth: usize,
-    /// Where the last statement that starts its line starts, and how many triples come before.
-    complete: (usize, usize),
+    /// The graph of the TriG block `at` is in, and whether it is in one (the default graph
+    /// outside blocks).
+    graph: GraphName,
+    in_block: bool,
+    /// Where the last statement that starts its line starts, and how many triples and block
+    /// edges come before.
+    complete: (usize, usize, usize),
     /// Where the final `.` of the last statement read is; and of the last one before
     /// [`Cursor::complete`].
     last_dot: Option<usize>,
@@ -207,7 +234,30 @@ struct Cursor<'t, 'r> {
     reader: &'r mut FastTurtle,
 }
 
-impl Cursor<'_, '_> {
+impl<'t, 'r> Cursor<'t, 'r> {
+    /// A cursor at the start of `text`, in the block `reader` starts in.
+    fn new(text: &'t str, reader: &'r mut FastTurtle) -> Self {
+        Self {
+            text,
+            bytes: text.as_bytes(),
+            at: 0,
+            line: 0,
+            completed_by: 0,
+            depth: 0,
+            graph: reader
+                .block
+                .as_ref()
+                .map_or(GraphName::DefaultGraph, |b| b.graph.clone()),
+            in_block: reader.block.is_some(),
+            ended: false,
+            ran_out: false,
+            complete: (0, 0, 0),
+            last_dot: None,
+            complete_dot: None,
+            reader,
+        }
+    }
+
     /// The byte `n` bytes ahead; past the end, `None`, and a note that the text ran out.
     fn peek_at(&mut self, n: usize) -> Option<u8> {
         let byte = self.bytes.get(self.at + n).copied();
@@ -250,29 +300,54 @@ impl Cursor<'_, '_> {
         loop {
             self.skip_ws()?;
             if self.at == self.bytes.len() {
-                return (!self.ran_out).then_some(());
+                // A block still open at the end of the input is `oxttl`'s to report; the text
+                // read in one ends with a line break, or waits for the input's end.
+                if self.in_block && !self.bytes.last().copied().is_some_and(is_line_end) {
+                    self.ran_out = true;
+                }
+                return (!(self.ran_out || self.ended && self.in_block)).then_some(());
             }
             let line_start = line_start(self.bytes, self.at);
             if self.bytes[line_start..self.at]
                 .iter()
                 .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
             {
-                self.complete = (line_start, self.reader.triples.len());
+                self.complete = (
+                    line_start,
+                    self.reader.triples.len(),
+                    self.reader.block_edges.len(),
+                );
                 self.complete_dot = self.last_dot;
             }
             self.statement()?;
         }
     }
 
-    /// `subject predicateObjectList '.'`.
+    /// `subject predicateObjectList '.'`; in TriG also a graph block's start (up to its `{`)
+    /// or end, and a block's last statement without its `.`.
     fn statement(&mut self) -> Option<()> {
-        let subject = match self.peek()? {
-            b'<' => NamedOrBlankNode::from(self.iri_ref()?),
-            b'_' => self.blank_node_label()?.into(),
-            _ => self.prefixed_name()?.into(),
-        };
+        if self.reader.trig {
+            match self.peek()? {
+                b'{' => return self.open_block(GraphName::DefaultGraph),
+                b'}' if self.in_block => return self.close_block(),
+                _ if self.graph_keyword()? => {
+                    self.skip_ws()?;
+                    let label = self.label()?;
+                    self.skip_ws()?;
+                    return self.open_block(label.into());
+                }
+                _ => {}
+            }
+        }
+        let subject = self.label()?;
         self.skip_ws()?;
+        if self.reader.trig && self.peek()? == b'{' {
+            return self.open_block(subject.into());
+        }
         self.predicate_object_list(&subject)?;
+        if self.in_block && self.peek()? == b'}' {
+            return Some(());
+        }
         self.expect(b'.')?;
         self.last_dot = Some(self.at - 1);
         // `.` and a digit are a decimal.
@@ -283,6 +358,58 @@ impl Cursor<'_, '_> {
             // `oxttl` waits for the byte after the `.`: the text ends on a line without `\n`.
             self.ran_out = true;
         }
+        Some(())
+    }
+
+    /// A subject, or a graph block's label: an IRI, a prefixed name or a blank node label.
+    fn label(&mut self) -> Option<NamedOrBlankNode> {
+        Some(match self.peek()? {
+            b'<' => self.iri_ref()?.into(),
+            b'_' => self.blank_node_label()?.into(),
+            _ => self.prefixed_name()?.into(),
+        })
+    }
+
+    /// Whether the cursor is on TriG's `GRAPH` keyword (in any case), then white space.
+    fn graph_keyword(&mut self) -> Option<bool> {
+        let word = self.bytes.get(self.at..self.at + 5);
+        if !word.is_some_and(|word| word.eq_ignore_ascii_case(b"graph")) {
+            return Some(false);
+        }
+        let spaced = matches!(self.peek_at(5)?, b' ' | b'\t' | b'\r' | b'\n');
+        if spaced {
+            self.at += 5;
+        }
+        Some(spaced)
+    }
+
+    /// `{` opens the block of `graph`, outside blocks (TriG has none within another).
+    fn open_block(&mut self, graph: GraphName) -> Option<()> {
+        if self.in_block {
+            return None;
+        }
+        self.expect(b'{')?;
+        // `{|` starts an annotation.
+        if self.peek()? == b'|' {
+            return None;
+        }
+        let label = match &graph {
+            GraphName::DefaultGraph => "".into(),
+            named => named.to_string().into(),
+        };
+        self.graph = graph.clone();
+        self.in_block = true;
+        let block = Block { graph, label };
+        self.reader.block_edges.push((self.at, Some(block)));
+        Some(())
+    }
+
+    /// `}` closes the block the cursor is in.
+    fn close_block(&mut self) -> Option<()> {
+        self.expect(b'}')?;
+        self.graph = GraphName::DefaultGraph;
+        self.in_block = false;
+        self.reader.block_edges.push((self.at, None));
         Some(())
     }
 
@@ -326,7 +453,7 @@ impl Cursor<'_, '_> {
                     subject.clone(),
                     predicate.clone(),
                     object,
-                    GraphName::DefaultGraph,
+                    self.graph.clone(),
                 ),
                 self.line,
             ));
@@ -488,7 +615,7 @@ impl Cursor<'_, '_> {
         Some(BlankNode::new_unchecked(&self.text[start..end]))
     }
 
-    /// `INTEGER` or `DECIMAL` (a `DOUBLE` is left to `oxttl`).
+    /// `INTEGER`, `DECIMAL` or `DOUBLE`, as written.
     fn number(&mut self) -> Option<Literal> {
         let start = self.at;
         let mut end = start + usize::from(matches!(self.bytes[start], b'+' | b'-'));
@@ -504,15 +631,25 @@ impl Cursor<'_, '_> {
         }
         end += before;
         let mut datatype = xsd::INTEGER;
+        let is_exponent = |at: usize| matches!(self.bytes.get(at), Some(b'e' | b'E'));
         if self.bytes.get(end) == Some(&b'.') {
             let after = digits(end + 1);
-            if after > 0 {
+            // `1.e5` is a double; `1.` an integer and a statement's end.
+            if after > 0 || is_exponent(end + 1) {
                 end += 1 + after;
                 datatype = xsd::DECIMAL;
             }
         }
-        let next = self.peek_at(end - self.at)?;
-        if matches!(next, b'e' | b'E') || !ends_token(next) {
+        if is_exponent(end) {
+            let sign = usize::from(matches!(self.bytes.get(end + 1), Some(b'+' | b'-')));
+            let exponent = digits(end + 1 + sign);
+            if exponent == 0 {
+                return None;
+            }
+            end += 1 + sign + exponent;
+            datatype = xsd::DOUBLE;
+        }
+        if !ends_token(self.peek_at(end - self.at)?) {
             return None;
         }
         self.at = end;
@@ -634,9 +771,10 @@ fn escape(bytes: &[u8]) -> Option<(char, usize)> {
 /// The most text a group gathers before it goes to `oxttl` whole.
 const MAX_GROUP: usize = 1 << 20;
 
-/// The lines of Turtle read since `oxttl` was last between statements: once they end with a
-/// statement's `.`, [`FastTurtle`] reads them, or else `oxttl` does (and [`Boundaries`] follows
-/// what it reads, to tell when it is between statements again).
+/// The lines of Turtle or TriG read since `oxttl` was last between statements: once they end
+/// with a statement's `.`, [`FastTurtle`] reads them, or else `oxttl` does (and [`Boundaries`]
+/// follows what it reads, to tell when it is between statements again). In TriG, `oxttl` takes
+/// over in the graph block the fast path is in, and hands back in the one it is in.
 pub(crate) struct Groups {
     fast: FastTurtle,
     text: Vec<u8>,
@@ -654,29 +792,45 @@ pub(crate) struct Groups {
     stale: bool,
     /// The lines `oxttl` read since the fast path last took its declarations.
     oxttl_lines: usize,
+    /// The TriG graph block `oxttl`'s parser is in, as far as it read; and the label of the
+    /// one it handed back in, until the fast path knows it (with the declarations it made).
+    oxttl_block: Option<Block>,
+    oxttl_label: Option<Rc<str>>,
 }
 
 impl Groups {
-    /// Groups for a Turtle parser (`None` for another format), with its declarations.
+    /// Groups for a Turtle or TriG parser (`None` for another format), with its declarations.
     pub(crate) fn new(parser: &LineParser) -> Option<Self> {
-        let LineParser::Turtle(_) = parser else {
+        let (LineParser::Turtle(_) | LineParser::TriG(_)) = parser else {
             return None;
         };
+        let fast = Self::fast(parser);
         Some(Self {
-            fast: Self::fast(parser),
+            boundaries: Self::boundaries(fast.trig),
+            fast,
             text: Vec::new(),
             lines: Vec::new(),
             between: true,
-            boundaries: Boundaries::default(),
             off: false,
             retry_at: 0,
             stale: false,
             oxttl_lines: 0,
+            oxttl_block: None,
+            oxttl_label: None,
         })
     }
 
     fn fast(parser: &LineParser) -> FastTurtle {
-        FastTurtle::new(parser.prefixes(), parser.base_iri())
+        let trig = matches!(parser, LineParser::TriG(_));
+        FastTurtle::new(parser.prefixes(), parser.base_iri(), trig)
+    }
+
+    fn boundaries(trig: bool) -> Boundaries {
+        if trig {
+            Boundaries::trig()
+        } else {
+            Boundaries::default()
+        }
     }
 
     /// Whether the next line read goes to the group.
@@ -725,10 +879,21 @@ impl Groups {
             }
             repeated_work(parser.prefix_count());
             if !self.fast.declares_as(parser) {
+                let block = self.fast.block.take();
                 self.fast = Self::fast(parser);
+                self.fast.block = block;
             }
             self.stale = false;
             self.oxttl_lines = 0;
+        }
+        if let Some(label) = self.oxttl_label.take() {
+            let Some(block) = self.fast.block_labelled(label.clone()) else {
+                // A block labelled `[]`, say: `oxttl` reads it.
+                self.oxttl_label = Some(label);
+                return FastRead::Unsure;
+            };
+            self.fast.block = Some(block.clone());
+            self.oxttl_block = Some(block);
         }
         match simdutf8::basic::from_utf8(&self.text) {
             Ok(text) => self.fast.read(text, ended),
@@ -763,8 +928,11 @@ impl Groups {
         Some(end())
     }
 
-    /// Drops the first `lines` lines, read.
+    /// Drops the first `lines` lines, read: the fast path goes on in the block they end in.
     pub(crate) fn consume(&mut self, lines: usize) {
+        if let Some((_, block)) = self.fast.block_edges.pop() {
+            self.fast.block = block;
+        }
         if lines == self.lines.len() {
             self.clear();
             return;
@@ -775,6 +943,27 @@ impl Groups {
         for (at, _) in &mut self.lines {
             *at -= start;
         }
+    }
+
+    /// The first `lines` lines of the group, read, with their numbers and the TriG graph block
+    /// open at the end of each, by its label.
+    pub(crate) fn lines_read(
+        &self,
+        lines: usize,
+    ) -> impl Iterator<Item = (u64, &[u8], Option<Rc<str>>)> + '_ {
+        let label = |block: &Option<Block>| block.as_ref().map(|b| b.label.clone());
+        let mut block = label(&self.fast.block);
+        let mut edges = self.fast.block_edges.iter().peekable();
+        let ends = self.lines.iter().skip(1).map(|&(start, _)| start);
+        self.lines()
+            .zip(ends.chain([self.text.len()]))
+            .take(lines)
+            .map(move |((n, text), end)| {
+                while let Some((_, after)) = edges.next_if(|(at, _)| *at <= end) {
+                    block = label(after);
+                }
+                (n, text, block.clone())
+            })
     }
 
     /// The lines of the group, with their numbers.
@@ -807,8 +996,19 @@ impl Groups {
         let lines: Vec<_> = self.lines().map(|(n, l)| (n, l.to_vec())).collect();
         self.clear();
         self.between = false;
-        self.boundaries = Boundaries::default();
+        self.boundaries = Self::boundaries(self.fast.trig);
         lines.into_iter()
+    }
+
+    /// The TriG graph block `oxttl` is to read on in, where the fast path stopped, by its
+    /// label, when its parser is not in it (`Some(None)`: out of blocks); it is then taken to
+    /// be.
+    pub(crate) fn block_to_enter(&mut self) -> Option<Option<Rc<str>>> {
+        if self.oxttl_label.is_some() || self.fast.block == self.oxttl_block {
+            return None;
+        }
+        self.oxttl_block.clone_from(&self.fast.block);
+        Some(self.fast.block.as_ref().map(|b| b.label.clone()))
     }
 
     /// Whether `oxttl`, reading on, is inside a long string that `line` cannot close: asking it
@@ -818,16 +1018,22 @@ impl Groups {
         !self.between && !self.off && self.boundaries.stays_in_long_string(line)
     }
 
-    /// `oxttl` read `line` (`restarted` after an error in it); `more` when more lines are
-    /// waiting for it.
-    pub(crate) fn oxttl_read(&mut self, line: &[u8], restarted: bool, more: bool) {
+    /// `oxttl` read `line` (`restarted` after an error in it), and is in the TriG graph block
+    /// labelled `block`; `more` when more lines are waiting for it.
+    pub(crate) fn oxttl_read(
+        &mut self,
+        line: &[u8],
+        restarted: bool,
+        more: bool,
+        block: Option<Rc<str>>,
+    ) {
         self.oxttl_lines += 1;
         if self.between || self.off {
             return;
         }
         let between = if restarted {
             // A new parser starts between statements, after the line with the error.
-            self.boundaries = Boundaries::default();
+            self.boundaries = Self::boundaries(self.fast.trig);
             true
         } else {
             match self.boundaries.line(line) {
@@ -841,16 +1047,22 @@ impl Groups {
         if between && !more {
             self.stale = true;
             self.between = true;
+            if block.is_none() {
+                self.fast.block = None;
+                self.oxttl_block = None;
+            }
+            self.oxttl_label = block;
         }
     }
 }
 
 #[cfg(test)]
 mod against_oxttl {
-    //! Turtle read through the fast path gives what `oxttl` alone gives: the same statements,
-    //! errors, lines and declarations, item by item — on every Turtle file of the W3C suites
-    //! and the real corpus, and on each with bad lines put in.
+    //! Turtle and TriG read through the fast path give what `oxttl` alone gives: the same
+    //! statements, errors, lines and declarations, item by item — on every Turtle and TriG file
+    //! of the W3C suites and the real corpus, and on each with bad lines put in.
 
+    use crate::read::RdfFormat;
     use std::path::Path;
 
     /// Every item of `text` with its lines and the declarations at it, then what is left.
@@ -860,8 +1072,14 @@ mod against_oxttl {
 
     /// Compares both ways: panics at the first item that differs; gives how many statements.
     fn agree(path: &str, text: &[u8], base: &str) -> usize {
-        let expected = items(text, base, false);
-        let fast = items(text, base, true);
+        agree_as(RdfFormat::Turtle, path, text, base)
+    }
+
+    /// [`agree`] in `format`.
+    fn agree_as(format: RdfFormat, path: &str, text: &[u8], base: &str) -> usize {
+        let items = |fast| crate::fuzzing::Internals::items(format, text, base, fast);
+        let expected = items(false);
+        let fast = items(true);
         if let Some(at) =
             (0..expected.len().max(fast.len())).find(|&i| expected.get(i) != fast.get(i))
         {
@@ -887,11 +1105,50 @@ mod against_oxttl {
     fn gives_what_oxttl_gives() {
         let paths = crate::read::fixture_files(&["w3c", "real", "examples", "turtle"], &["ttl"]);
         assert!(paths.len() > 400, "{} Turtle files", paths.len());
+        let statements = agree_on_files(RdfFormat::Turtle, &paths, &BAD);
+        let fast = super::READ_FAST.get();
+        assert!(
+            statements > 10_000 && fast * 2 > statements,
+            "{statements} statements compared, {fast} read by the fast path"
+        );
+        eprintln!("{statements} statements compared, {fast} read by the fast path");
+    }
+
+    /// Every TriG file, and every Turtle file read as TriG (its statements are TriG's
+    /// default graph's), with bad lines that open and close graph blocks put in as well.
+    #[test]
+    fn gives_what_oxttl_gives_in_trig() {
+        let dirs = ["w3c", "real", "examples", "turtle"];
+        let trig = crate::read::fixture_files(&dirs, &["trig"]);
+        assert!(trig.len() > 400, "{} TriG files", trig.len());
+        let turtle = crate::read::fixture_files(&dirs, &["ttl"]);
+        let bad: Vec<&str> = BAD
+            .iter()
+            .chain(&[
+                "}\n",
+                "GRAPH <http://g> {\n",
+                "<http://g> { <http://s> <http://p> \"x\" .\n",
+                "{ <http://s> <http://p> <http://o> }\n",
+            ])
+            .copied()
+            .collect();
+        let statements = agree_on_files(RdfFormat::TriG, &[trig, turtle].concat(), &bad);
+        let fast = super::READ_FAST.get();
+        assert!(
+            statements > 10_000 && fast * 2 > statements,
+            "{statements} statements compared, {fast} read by the fast path"
+        );
+        eprintln!("{statements} statements compared, {fast} read by the fast path");
+    }
+
+    /// Compares each file at `paths` in `format` both ways: as it is, with a comment after
+    /// each statement's end, with other line breaks, and with each of `bad` put in; gives how
+    /// many statements.
+    fn agree_on_files(format: RdfFormat, paths: &[std::path::PathBuf], bad: &[&str]) -> usize {
         let mut statements = 0;
-        for path in &paths {
+        for path in paths {
             let text = std::fs::read(path).expect("readable");
             let base = format!("http://example.org/tests/{}", path.display());
-            // As it is, with a comment after each statement's end, and with bad lines put in.
             let commented = String::from_utf8_lossy(&text).replace(" .\n", " . # end.\n");
             // Lines ended by a CR alone and by CRLF: Turtle's line breaks as well as LF.
             let ended = |end: &str| String::from_utf8_lossy(&text).replace('\n', end);
@@ -903,23 +1160,18 @@ mod against_oxttl {
                 ended("\r\n").into_bytes(),
             ];
             let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
-            for (i, bad) in BAD.iter().enumerate() {
-                let at = lines.len() * (i + 1) / (BAD.len() + 1);
+            for (i, bad_line) in bad.iter().enumerate() {
+                let at = lines.len() * (i + 1) / (bad.len() + 1);
                 let mut variant = lines[..at].concat();
-                variant.extend_from_slice(bad.as_bytes());
+                variant.extend_from_slice(bad_line.as_bytes());
                 variant.extend_from_slice(&lines[at..].concat());
                 variants.push(variant);
             }
             for variant in &variants {
-                statements += agree(&path.display().to_string(), variant, &base);
+                statements += agree_as(format, &path.display().to_string(), variant, &base);
             }
         }
-        let fast = super::READ_FAST.get();
-        assert!(
-            statements > 10_000 && fast * 2 > statements,
-            "{statements} statements compared, {fast} read by the fast path"
-        );
-        eprintln!("{statements} statements compared, {fast} read by the fast path");
+        statements
     }
 
     /// The edges of the common shape, each as a statement of its own, without and with an
@@ -960,6 +1212,17 @@ mod against_oxttl {
             r#"ex:a ex:b -1 ."#,
             r#"ex:a ex:b +1.0 ."#,
             r#"ex:a ex:b 1e5 ."#,
+            r#"ex:a ex:b 1e5."#,
+            r#"ex:a ex:b 1.5E-3 ."#,
+            r#"ex:a ex:b -1.e+5 ."#,
+            r#"ex:a ex:b +12.25e0,1E2 ."#,
+            r#"ex:a ex:b 1e ."#,
+            r#"ex:a ex:b 1e+ ."#,
+            r#"ex:a ex:b 1.e ."#,
+            r#"ex:a ex:b 1.5e5.5 ."#,
+            r#"ex:a ex:b 1e5e5 ."#,
+            r#"ex:a ex:b .5e1 ."#,
+            r#"ex:a ex:b [ ex:c 4.888E-3 ] ."#,
             r#"ex:a ex:b .5 ."#,
             r#"ex:a ex:b 1.e ."#,
             r#"ex:a ex:b - ."#,
@@ -1054,6 +1317,104 @@ mod against_oxttl {
         assert!(statements > 300, "{statements}");
     }
 
+    /// The edges of TriG's graph blocks, each in a document of its own, without and with an end
+    /// of line and a statement after it.
+    #[test]
+    fn agrees_at_the_edges_of_trig_blocks() {
+        let header = "@prefix ex: <http://example/> .\n@prefix graph: <http://graph/> .\n";
+        let bodies = [
+            "GRAPH ex:g { ex:a ex:b ex:c . }",
+            "GRAPH ex:g {\nex:a ex:b ex:c .\n}",
+            "graph ex:g { ex:a ex:b ex:c }",
+            "Graph <http://g> {\n ex:a ex:b \"x\" }",
+            "GRAPH<http://g>{ex:a ex:b ex:c}",
+            "GRAPH\n<http://g>\n{\nex:a ex:b ex:c .\n}",
+            "GRAPH # label next\n ex:g # brace next\n { ex:a ex:b ex:c }",
+            "<g> { ex:a ex:b ex:c . ex:d ex:e ex:f }",
+            "<g> { <a> <b> <c> }",
+            "ex:g { ex:a ex:b ex:c ; ex:d \"x\"@en , 1 . }",
+            "ex:g{ex:a ex:b ex:c.}",
+            "ex:g { ex:a ex:b ex:c .}",
+            "ex:g { ex:a ex:b ex:c. }",
+            "ex:g { ex:a ex:b 1.}",
+            "ex:g { ex:a ex:b 1. }",
+            "ex:g { ex:a ex:b 1.5}",
+            "ex:g { ex:a ex:b \"x\"}",
+            "ex:g { ex:a ex:b \"x\"@en}",
+            "ex:g { ex:a ex:b true}",
+            "ex:g { ex:a ex:b \"x\" } ex:h { ex:a ex:b ex:c }",
+            "ex:g { ex:a ex:b ex:c }\nex:g { ex:a ex:b ex:d }",
+            "{ ex:a ex:b ex:c }{ ex:a ex:b ex:d }",
+            "ex:g { }",
+            "ex:g {\n}",
+            "{ }",
+            "{ ex:a ex:b ex:c }",
+            "{ ex:a ex:b ex:c . } ex:d ex:e ex:f .",
+            "_:g { ex:a ex:b ex:c }",
+            "GRAPH _:g { _:a ex:b _:c }",
+            "[] { ex:a ex:b ex:c }",
+            "GRAPH [] { ex:a ex:b ex:c }",
+            "[ ex:p ex:o ] { ex:a ex:b ex:c }",
+            "GRAPH { ex:a ex:b ex:c }",
+            "GRAPH ex:g ex:b ex:c .",
+            "<g> ex:b ex:c .",
+            "graph:x ex:b ex:c .",
+            "GRAPHS ex:g { ex:a ex:b ex:c }",
+            "ex:g { ex:a ex:b ex:c . . }",
+            "ex:g { ex:a ex:b ex:c . } .",
+            "ex:g { ex:a ex:b ex:c }.",
+            "ex:g { ex:a ex:b ex:c ; }",
+            "ex:g { ex:a ex:b ex:c ; . }",
+            "ex:g { ex:a ex:b ex:c , }",
+            "ex:g { ex:a ex:b [ ex:c ex:d ] }",
+            "ex:g { ex:a ex:b [ ex:c ex:d ] . }",
+            "ex:g { ex:a ex:b ex:c ",
+            "ex:g {\nex:a ex:b ex:c .\n",
+            "ex:g {\nex:a ex:b ex:c .\n# not closed",
+            "ex:g {",
+            "ex:g { ex:h { ex:a ex:b ex:c } }",
+            "{ { ex:a ex:b ex:c } }",
+            "}",
+            "ex:a ex:b ex:c . }",
+            "ex:g { ex:a ex:b ex:c } }",
+            "ex:g { @prefix ex: <http://other/> . ex:a ex:b ex:c }",
+            "ex:g {\nPREFIX ex: <http://other/>\nex:a ex:b ex:c }",
+            "ex:g { ex:a ex:b \"\"\"{ } .\n}\"\"\" }",
+            "ex:g { ex:a ex:b \"}\" . } # { }",
+            "ex:g { # }\nex:a ex:b ex:c }",
+            "ex:g { ex:a ex:b '{' }\n<h> { ex:a ex:b \"\"\"}\n\"\"\" . }",
+            "later:g { ex:a ex:b ex:c }\n@prefix later: <http://later/> .\nlater:g { ex:a ex:b ex:c }",
+            "ex:g { ex:a ex:b ex:c {| ex:d ex:e |} }",
+            "ex:g {| ex:a ex:b ex:c |}",
+            "ex:a ex:b ex:c {| ex:d ex:e |} .",
+            "ex:g {\n  ex:a ex:b ex:c .\n  this is bad .\n  ex:d ex:e ex:f .\n}",
+            "ex:g {\n  ex:a ex:b \"open\n  ex:d ex:e ex:f .\n}\nex:h {\n ex:a ex:b ex:c .\n}",
+            "ex:g {\n  ex:a ex:b ex:c\n}\n",
+            "ex:a ex:b ex:c . ex:g {\nex:d ex:e ex:f .\n} ex:h {\n ex:i ex:j ex:k }",
+            "ex:g {\nex:a ex:b \"\"\"x.\ny.\"\"\" .\n}",
+            "ex:g {\nex:a ex:b ex:c . # c\n} # d\n",
+            "ex:g {\r\nex:a ex:b ex:c .\r\n}\r\n",
+            "ex:g {\rex:a ex:b ex:c .\r}\r",
+            "PREFIX p: <http://p/>\n{\nex:a ex:b ex:c .\n}",
+            "BASE <http://b2/>\n{\n<a> <b> <c> .\nbad .\n<d> <e> <f> .\n}",
+            "ex:a ex:b \"x\"@base .\nex:g {\nex:a ex:b ex:c .\n}",
+            "ex:a ex:b \"x\"@prefix .\nGRAPH ex:g {\nex:a ex:b ex:c .\n}",
+        ];
+        let mut statements = 0;
+        for body in bodies {
+            for end in [
+                "",
+                "\n",
+                "\n\nex:z ex:y ex:x .\n",
+                "\n<k> {\nex:z ex:y ex:x .\n}\n",
+            ] {
+                let text = format!("{header}{body}{end}");
+                statements += agree_as(RdfFormat::TriG, body, text.as_bytes(), "http://b.example/");
+            }
+        }
+        assert!(statements > 300, "{statements}");
+    }
+
     /// The work done again and again reading `text`, and its bound if that work grows linearly:
     /// twice its bytes, and 16 per line.
     fn repeated_work_reading(text: &str) -> (usize, usize) {
@@ -1096,11 +1457,22 @@ mod against_oxttl {
     #[test]
     fn agrees_on_changed_text() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-        changed(&root.join("examples/repository.ttl"), 2_000);
-        changed(&root.join("turtle/generated.ttl"), 200);
+        changed(
+            RdfFormat::Turtle,
+            &root.join("examples/repository.ttl"),
+            2_000,
+        );
+        changed(RdfFormat::Turtle, &root.join("turtle/generated.ttl"), 200);
     }
 
-    fn changed(path: &Path, variants: usize) {
+    /// Random changes of one to three bytes to TriG in the benchmark's shape.
+    #[test]
+    fn agrees_on_changed_trig() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        changed(RdfFormat::TriG, &root.join("turtle/generated.trig"), 400);
+    }
+
+    fn changed(format: RdfFormat, path: &Path, variants: usize) {
         let text = std::fs::read(path).expect("readable");
         let name = format!("{}, changed", path.display());
         let bytes = "_-.;,[]()\"'\\#@^<>:0e\n\r aé\t{}|~".as_bytes();
@@ -1117,7 +1489,7 @@ mod against_oxttl {
                 let at = (next() % variant.len() as u64) as usize;
                 variant[at] = bytes[(next() % bytes.len() as u64) as usize];
             }
-            agree(&name, &variant, "http://base.example/");
+            agree_as(format, &name, &variant, "http://base.example/");
         }
     }
 }
