@@ -16,6 +16,7 @@ SEED=${FUZZ_SEED:-1}
 SKIP=${FUZZ_SKIP-}
 TARGETS=(
   turtle_fast_vs_oxttl
+  trig_fast_vs_oxttl
   turtle_fast_vs_oxttl_structured
   turtle_threads
   ntriples_scanner_vs_oxttl
