@@ -467,6 +467,8 @@ fn restarted_in(
     parser: &LineParser,
     block: Option<Rc<str>>,
 ) -> Result<(LineParser, GraphTracker, u64), ReadError> {
+    // A new parser is given every prefix again.
+    super::repeated_work(parser.prefix_count());
     let mut parser = parser.restarted()?;
     let Some(label) = block else {
         return Ok((parser, GraphTracker::default(), 0));

@@ -1441,6 +1441,38 @@ mod against_oxttl {
     }
 
     #[test]
+    fn trig_blocks_cost_the_same_whatever_was_declared() {
+        // Each block holds a statement the fast path leaves to `oxttl` (a collection), which
+        // `oxttl` reads in the block: a new parser, given every prefix again. Those restarts
+        // wait, as the declarations do, until `oxttl` has read a line for every 16 prefixes.
+        let prefixes: String = (0..3_000)
+            .map(|i| format!("@prefix p{i}: <http://e/{i}/> .\n"))
+            .collect();
+        let blocks: String = (0..3_000)
+            .map(|i| {
+                format!(
+                    "GRAPH <http://g/{i}> {{\n  <http://s/{i}> p{i}:q ( 1 2 ) .\n  \
+                     <http://s/{i}> p1:r \"x\" .\n}}\n<http://d/{i}> p2:z ( \"a\" ) .\n"
+                )
+            })
+            .collect();
+        let text = prefixes + &blocks;
+        crate::read::REPEATED_WORK.with(|work| work.set(0));
+        let mut statements = 0;
+        let base = Some("http://base.example/");
+        crate::read::read_statements(text.as_bytes(), RdfFormat::TriG, base, |_, _| {
+            statements += 1;
+            Ok::<_, crate::read::ReadError>(())
+        })
+        .expect("valid TriG");
+        let work = crate::read::REPEATED_WORK.with(std::cell::Cell::get);
+        let linear = 2 * text.len() + 16 * text.lines().count();
+        assert!(work <= linear, "{work} > {linear}");
+        // A block: the collection's 5 statements and 1; after it, 3.
+        assert_eq!(statements, 3_000 * 9);
+    }
+
+    #[test]
     fn a_statement_over_many_lines_is_read_once() {
         // Longer than a group of the fast path: `oxttl` reads it line by line.
         let text = format!(
