@@ -43,10 +43,9 @@ use crate::equivalence::{
 use crate::position::{line_breaks, line_start, lines};
 use crate::read::{Checked, KnownIris, LineParser, ReadError, check, read_chunk, read_statements};
 use crate::rewrite::RdfFormat;
-use crate::rewrite::{Rewriter, iri_statement, unescape_iri};
+use crate::rewrite::Rewriter;
 use crate::{Kind, Policy, Registry, UnknownKind};
 use oxrdf::{IriParseError, NamedNode, NamedOrBlankNode, Quad, Term};
-use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 
 /// The number of statements in a window of the literal rewriter: the same batches the graph
@@ -446,7 +445,7 @@ impl<'r> Collector<'r> {
                 };
                 if self.literals.is_none() {
                     if let Some([s, p, o]) = scanned_iri_statement(line, quads, &mut known) {
-                        self.equivalence_of(&s, &p, &o, origin)?;
+                        self.equivalence_of(s, p, o, origin)?;
                         continue;
                     }
                 }
@@ -592,19 +591,18 @@ impl Write for Written<'_, '_> {
 }
 
 /// The subject, predicate and object of a line the rewrite's scanner finds to be one valid
-/// statement whose three first terms are IRIs, with their escapes decoded, as a parser reads
-/// them; `None` for any other line (a parser decides on it).
+/// statement whose three first terms are IRIs, as a parser reads them (the scanner takes no
+/// IRI with an escape: each is its text); `None` for any other line (a parser decides on it).
 fn scanned_iri_statement<'l>(
     line: &'l [u8],
     quads: bool,
     known: &mut KnownIris,
-) -> Option<[Cow<'l, str>; 3]> {
+) -> Option<[&'l str; 3]> {
     let text = std::str::from_utf8(line).ok()?;
-    if !matches!(check(text, quads, known), Checked::Statement(_)) {
+    let Checked::Statement(spans) = check(text, quads, known) else {
         return None;
-    }
-    let [s, p, o] = iri_statement(line)?;
-    Some([s, p, o].map(|span| unescape_iri(&text[span])))
+    };
+    Some(spans.iri_statement()?.map(|span| &text[span]))
 }
 
 /// `iri` renamed by `table`, if it is.

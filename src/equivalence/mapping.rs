@@ -186,12 +186,20 @@ impl IriMapping {
     /// Allocates nothing.
     #[must_use]
     pub fn target<'a>(&'a self, canonical: &'a str) -> Option<&'a str> {
-        let renamed = self.renamed(canonical);
-        let collapsed = self
-            .equivalences
-            .as_ref()
-            .and_then(|e| e.representative(renamed.unwrap_or(canonical)));
-        collapsed.or(renamed)
+        let (mapped, _) = self.collapsed(canonical);
+        (mapped != canonical || self.renamed(canonical).is_some()).then_some(mapped)
+    }
+
+    /// What a canonical IRI becomes (itself, if nothing): renamed, then its class's
+    /// representative; with the member of a collapsed class that it is once renamed, if it is
+    /// one. Allocates nothing.
+    pub(crate) fn collapsed<'a>(&'a self, canonical: &'a str) -> (&'a str, Option<Member>) {
+        let renamed = self.renamed(canonical).unwrap_or(canonical);
+        let classes = self.equivalences.as_ref();
+        match classes.and_then(|e| Some((e, e.member(renamed)?))) {
+            Some((e, member)) => (e.iri(e.representative_of(member)), Some(member)),
+            None => (renamed, None),
+        }
     }
 
     /// What `iri`, in any spelling, becomes in a rewrite: canonicalized by `registry`, then
@@ -267,11 +275,19 @@ impl IriMapping {
         subject: &'a str,
         object: &'a str,
     ) -> EquivalenceStatement<'a> {
+        let member = |side| self.equivalences.as_ref().and_then(|e| e.member(side));
+        self.equivalence_statement_of((member(subject), subject), (member(object), object))
+    }
+
+    /// [`Self::equivalence_statement`], each side given as the member of a collapsed class it
+    /// is (as [`Self::collapsed`] finds it) and its IRI, canonical and renamed — which is read
+    /// only when it is no member. Allocates nothing.
+    pub(crate) fn equivalence_statement_of<'a>(
+        &'a self,
+        (s, subject): (Option<Member>, &'a str),
+        (o, object): (Option<Member>, &'a str),
+    ) -> EquivalenceStatement<'a> {
         let classes = self.equivalences.as_ref();
-        let (s, o) = match classes {
-            Some(e) => (e.member(subject), e.member(object)),
-            None => (None, None),
-        };
         if let (Some(e), Some(s), Some(o)) = (classes, s, o) {
             let representative = e.representative_of(s);
             if representative == e.representative_of(o) {
@@ -288,7 +304,12 @@ impl IriMapping {
                 return EquivalenceStatement::Linked([other(s), object]);
             }
         }
-        if subject == object && self.drop_reflexive {
+        // One IRI is one member: two sides that are members here are of two classes.
+        let reflexive = match (s, o) {
+            (None, None) => subject == object,
+            _ => false,
+        };
+        if reflexive && self.drop_reflexive {
             return EquivalenceStatement::Dropped;
         }
         // Not in one class: written as any statement is, each side collapsed; the members of
