@@ -208,6 +208,18 @@ pub struct Collector<'r> {
     skipped_invalid: u64,
     /// With literal links, the statements of the current window.
     window: Vec<Quad>,
+    /// The subject of the last equivalence statement, as written, and what it became.
+    subject: LastSubject,
+}
+
+/// The subject of an equivalence statement as written, and its canonical (renamed) form with
+/// its kind (`None`: nothing kept, or an invalid identifier, which is checked again): a dump
+/// names a class's members from one subject, line after line, which is canonicalized once.
+#[derive(Default)]
+struct LastSubject {
+    written: String,
+    canonical: String,
+    kind: Option<Kind>,
 }
 
 impl std::fmt::Debug for Collector<'_> {
@@ -235,6 +247,7 @@ impl<'r> Collector<'r> {
             literals: None,
             skipped_invalid: 0,
             window: Vec::new(),
+            subject: LastSubject::default(),
         }
     }
 
@@ -514,11 +527,22 @@ impl<'r> Collector<'r> {
             return Ok(());
         }
         let side = |iri| canonical_renamed(self.registry, self.rename, iri);
-        let (Ok(s), Ok(o)) = (side(s), side(o)) else {
+        let subject = &mut self.subject;
+        if subject.kind.is_none() || subject.written != s {
+            subject.written.clear();
+            subject.written.push_str(s);
+            subject.canonical.clear();
+            subject.kind = side(s).ok().map(|(canonical, kind)| {
+                subject.canonical.push_str(&canonical);
+                kind
+            });
+        }
+        let (Some(kind), Ok(o)) = (subject.kind, side(o)) else {
             self.skipped_invalid += 1;
             return Ok(());
         };
-        self.builder.add((&s.0, s.1), (&o.0, o.1), origin)
+        self.builder
+            .add((&subject.canonical, kind), (&o.0, o.1), origin)
     }
 
     /// Pairs added so far.
@@ -684,6 +708,57 @@ mod tests {
             }
         }
         assert!(scanned >= 6, "{scanned} lines scanned");
+    }
+
+    #[test]
+    fn a_subject_kept_from_the_line_before_is_what_it_would_be_found_again() {
+        // A subject written again, in another spelling, invalid twice in a row, between
+        // others: each line joins what it would alone.
+        let same_as = IriMapping::OWL_SAME_AS;
+        let data: String = [
+            ("hdl://10013/x", "http://a/1"),
+            ("hdl://10013/x", "http://a/2"),
+            ("hdl:10013/x", "http://a/3"),
+            ("info:fedora/no-colon", "http://b/1"),
+            ("info:fedora/no-colon", "http://b/2"),
+            ("http://a/3", "http://c/1"),
+            ("http://a/3", "info:fedora/no-colon"),
+            ("http://d/1", "http://d/2"),
+        ]
+        .iter()
+        .map(|(s, o)| format!("<{s}> <{same_as}> <{o}> .\n"))
+        .collect();
+        let registry = Registry::default();
+        let mut collector = Collector::new(
+            &registry,
+            EquivalencesBuilder::new(RepresentativeOrder::default()),
+            vec![same_as.into()],
+        );
+        collector
+            .read_graph(data.as_bytes(), RdfFormat::NTriples, None, 0)
+            .unwrap();
+        assert_eq!(collector.skipped_invalid(), 3);
+        let members =
+            |iris: &[&str]| -> Vec<String> { iris.iter().map(|iri| (*iri).to_owned()).collect() };
+        assert_eq!(
+            collector.finish(1000, false).listing(),
+            [
+                (
+                    "hdl:10013/x".to_owned(),
+                    members(&[
+                        "hdl:10013/x",
+                        "http://a/1",
+                        "http://a/2",
+                        "http://a/3",
+                        "http://c/1"
+                    ])
+                ),
+                (
+                    "http://d/1".to_owned(),
+                    members(&["http://d/1", "http://d/2"])
+                ),
+            ]
+        );
     }
 
     #[test]
