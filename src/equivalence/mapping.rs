@@ -339,8 +339,7 @@ impl IriMapping {
 /// Memory: per distinct (graph, predicate, member), 8 bytes of key in a hash table (≈ 9 bytes
 /// per slot at its load, up to twice that just after it grows), and 16 bytes more while they
 /// are sorted at the end (each with its class's rank); per distinct (graph, predicate), the
-/// graph name once. The members are
-/// the equivalences' own ids: no IRI is copied.
+/// graph name once. The members are the equivalences' own ids: no IRI is copied.
 #[derive(Default)]
 pub(crate) struct EquivalenceLinks {
     /// Each (graph name as N-Quads writes it — empty for the default graph —, predicate index)
