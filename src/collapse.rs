@@ -43,10 +43,9 @@ use crate::equivalence::{
 use crate::position::{line_breaks, line_start, lines};
 use crate::read::{Checked, KnownIris, LineParser, ReadError, check, read_chunk, read_statements};
 use crate::rewrite::RdfFormat;
-use crate::rewrite::{Rewriter, iri_statement, unescape_iri};
+use crate::rewrite::Rewriter;
 use crate::{Kind, Policy, Registry, UnknownKind};
 use oxrdf::{IriParseError, NamedNode, NamedOrBlankNode, Quad, Term};
-use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
 
 /// The number of statements in a window of the literal rewriter: the same batches the graph
@@ -209,6 +208,18 @@ pub struct Collector<'r> {
     skipped_invalid: u64,
     /// With literal links, the statements of the current window.
     window: Vec<Quad>,
+    /// The subject of the last equivalence statement, as written, and what it became.
+    subject: LastSubject,
+}
+
+/// The subject of an equivalence statement as written, and its canonical (renamed) form with
+/// its kind (`None`: nothing kept, or an invalid identifier, which is checked again): a dump
+/// names a class's members from one subject, line after line, which is canonicalized once.
+#[derive(Default)]
+struct LastSubject {
+    written: String,
+    canonical: String,
+    kind: Option<Kind>,
 }
 
 impl std::fmt::Debug for Collector<'_> {
@@ -236,6 +247,7 @@ impl<'r> Collector<'r> {
             literals: None,
             skipped_invalid: 0,
             window: Vec::new(),
+            subject: LastSubject::default(),
         }
     }
 
@@ -446,7 +458,7 @@ impl<'r> Collector<'r> {
                 };
                 if self.literals.is_none() {
                     if let Some([s, p, o]) = scanned_iri_statement(line, quads, &mut known) {
-                        self.equivalence_of(&s, &p, &o, origin)?;
+                        self.equivalence_of(s, p, o, origin)?;
                         continue;
                     }
                 }
@@ -515,11 +527,22 @@ impl<'r> Collector<'r> {
             return Ok(());
         }
         let side = |iri| canonical_renamed(self.registry, self.rename, iri);
-        let (Ok(s), Ok(o)) = (side(s), side(o)) else {
+        let subject = &mut self.subject;
+        if subject.kind.is_none() || subject.written != s {
+            subject.written.clear();
+            subject.written.push_str(s);
+            subject.canonical.clear();
+            subject.kind = side(s).ok().map(|(canonical, kind)| {
+                subject.canonical.push_str(&canonical);
+                kind
+            });
+        }
+        let (Some(kind), Ok(o)) = (subject.kind, side(o)) else {
             self.skipped_invalid += 1;
             return Ok(());
         };
-        self.builder.add((&s.0, s.1), (&o.0, o.1), origin)
+        self.builder
+            .add((&subject.canonical, kind), (&o.0, o.1), origin)
     }
 
     /// Pairs added so far.
@@ -592,19 +615,18 @@ impl Write for Written<'_, '_> {
 }
 
 /// The subject, predicate and object of a line the rewrite's scanner finds to be one valid
-/// statement whose three first terms are IRIs, with their escapes decoded, as a parser reads
-/// them; `None` for any other line (a parser decides on it).
+/// statement whose three first terms are IRIs, as a parser reads them (the scanner takes no
+/// IRI with an escape: each is its text); `None` for any other line (a parser decides on it).
 fn scanned_iri_statement<'l>(
     line: &'l [u8],
     quads: bool,
     known: &mut KnownIris,
-) -> Option<[Cow<'l, str>; 3]> {
+) -> Option<[&'l str; 3]> {
     let text = std::str::from_utf8(line).ok()?;
-    if !matches!(check(text, quads, known), Checked::Statement(_)) {
+    let Checked::Statement(spans) = check(text, quads, known) else {
         return None;
-    }
-    let [s, p, o] = iri_statement(line)?;
-    Some([s, p, o].map(|span| unescape_iri(&text[span])))
+    };
+    Some(spans.iri_statement()?.map(|span| &text[span]))
 }
 
 /// `iri` renamed by `table`, if it is.
@@ -686,6 +708,57 @@ mod tests {
             }
         }
         assert!(scanned >= 6, "{scanned} lines scanned");
+    }
+
+    #[test]
+    fn a_subject_kept_from_the_line_before_is_what_it_would_be_found_again() {
+        // A subject written again, in another spelling, invalid twice in a row, between
+        // others: each line joins what it would alone.
+        let same_as = IriMapping::OWL_SAME_AS;
+        let data: String = [
+            ("hdl://10013/x", "http://a/1"),
+            ("hdl://10013/x", "http://a/2"),
+            ("hdl:10013/x", "http://a/3"),
+            ("info:fedora/no-colon", "http://b/1"),
+            ("info:fedora/no-colon", "http://b/2"),
+            ("http://a/3", "http://c/1"),
+            ("http://a/3", "info:fedora/no-colon"),
+            ("http://d/1", "http://d/2"),
+        ]
+        .iter()
+        .map(|(s, o)| format!("<{s}> <{same_as}> <{o}> .\n"))
+        .collect();
+        let registry = Registry::default();
+        let mut collector = Collector::new(
+            &registry,
+            EquivalencesBuilder::new(RepresentativeOrder::default()),
+            vec![same_as.into()],
+        );
+        collector
+            .read_graph(data.as_bytes(), RdfFormat::NTriples, None, 0)
+            .unwrap();
+        assert_eq!(collector.skipped_invalid(), 3);
+        let members =
+            |iris: &[&str]| -> Vec<String> { iris.iter().map(|iri| (*iri).to_owned()).collect() };
+        assert_eq!(
+            collector.finish(1000, false).listing(),
+            [
+                (
+                    "hdl:10013/x".to_owned(),
+                    members(&[
+                        "hdl:10013/x",
+                        "http://a/1",
+                        "http://a/2",
+                        "http://a/3",
+                        "http://c/1"
+                    ])
+                ),
+                (
+                    "http://d/1".to_owned(),
+                    members(&["http://d/1", "http://d/2"])
+                ),
+            ]
+        );
     }
 
     #[test]

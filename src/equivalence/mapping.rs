@@ -186,12 +186,20 @@ impl IriMapping {
     /// Allocates nothing.
     #[must_use]
     pub fn target<'a>(&'a self, canonical: &'a str) -> Option<&'a str> {
-        let renamed = self.renamed(canonical);
-        let collapsed = self
-            .equivalences
-            .as_ref()
-            .and_then(|e| e.representative(renamed.unwrap_or(canonical)));
-        collapsed.or(renamed)
+        let (mapped, _) = self.collapsed(canonical);
+        (mapped != canonical || self.renamed(canonical).is_some()).then_some(mapped)
+    }
+
+    /// What a canonical IRI becomes (itself, if nothing): renamed, then its class's
+    /// representative; with the member of a collapsed class that it is once renamed, if it is
+    /// one. Allocates nothing.
+    pub(crate) fn collapsed<'a>(&'a self, canonical: &'a str) -> (&'a str, Option<Member>) {
+        let renamed = self.renamed(canonical).unwrap_or(canonical);
+        let classes = self.equivalences.as_ref();
+        match classes.and_then(|e| Some((e, e.member(renamed)?))) {
+            Some((e, member)) => (e.iri(e.representative_of(member)), Some(member)),
+            None => (renamed, None),
+        }
     }
 
     /// What `iri`, in any spelling, becomes in a rewrite: canonicalized by `registry`, then
@@ -267,11 +275,19 @@ impl IriMapping {
         subject: &'a str,
         object: &'a str,
     ) -> EquivalenceStatement<'a> {
+        let member = |side| self.equivalences.as_ref().and_then(|e| e.member(side));
+        self.equivalence_statement_of((member(subject), subject), (member(object), object))
+    }
+
+    /// [`Self::equivalence_statement`], each side given as the member of a collapsed class it
+    /// is (as [`Self::collapsed`] finds it) and its IRI, canonical and renamed — which is read
+    /// only when it is no member. Allocates nothing.
+    pub(crate) fn equivalence_statement_of<'a>(
+        &'a self,
+        (s, subject): (Option<Member>, &'a str),
+        (o, object): (Option<Member>, &'a str),
+    ) -> EquivalenceStatement<'a> {
         let classes = self.equivalences.as_ref();
-        let (s, o) = match classes {
-            Some(e) => (e.member(subject), e.member(object)),
-            None => (None, None),
-        };
         if let (Some(e), Some(s), Some(o)) = (classes, s, o) {
             let representative = e.representative_of(s);
             if representative == e.representative_of(o) {
@@ -288,7 +304,12 @@ impl IriMapping {
                 return EquivalenceStatement::Linked([other(s), object]);
             }
         }
-        if subject == object && self.drop_reflexive {
+        // One IRI is one member: two sides that are members here are of two classes.
+        let reflexive = match (s, o) {
+            (None, None) => subject == object,
+            _ => false,
+        };
+        if reflexive && self.drop_reflexive {
             return EquivalenceStatement::Dropped;
         }
         // Not in one class: written as any statement is, each side collapsed; the members of
@@ -316,9 +337,9 @@ impl IriMapping {
 /// end.
 ///
 /// Memory: per distinct (graph, predicate, member), 8 bytes of key in a hash table (≈ 9 bytes
-/// per slot at its load, up to twice that just after it grows), and 8 bytes more while they
-/// are sorted at the end; per distinct (graph, predicate), the graph name once. The members are
-/// the equivalences' own ids: no IRI is copied.
+/// per slot at its load, up to twice that just after it grows), and 16 bytes more while they
+/// are sorted at the end (each with its class's rank); per distinct (graph, predicate), the
+/// graph name once. The members are the equivalences' own ids: no IRI is copied.
 #[derive(Default)]
 pub(crate) struct EquivalenceLinks {
     /// Each (graph name as N-Quads writes it — empty for the default graph —, predicate index)
@@ -469,7 +490,6 @@ impl EquivalenceLinks {
             return Ok(());
         };
         let Self { scopes, keys, .. } = self;
-        let mut keys: Vec<u64> = keys.into_iter().collect();
         let predicates = mapping.equivalence_predicates();
         // Ranks in the lines' order: of the graph names (one rank for one name), of the
         // predicates.
@@ -504,27 +524,46 @@ impl EquivalenceLinks {
             .collect();
         let scope_of = |key: u64| (key >> 32) as usize;
         let member_of = |key: u64| Member(key as u32);
-        let order = |a: &u64, b: &u64| -> Ordering {
-            let (sa, sb) = (scope_of(*a), scope_of(*b));
-            let (ma, mb) = (member_of(*a), member_of(*b));
-            let (ra, rb) = (classes.representative_of(ma), classes.representative_of(mb));
-            let iri_order = |a: Member, b: Member| {
-                if a == b {
+        let representative_of = |key: u64| classes.representative_of(member_of(key));
+        let iri_order =
+            |a: Member, b: Member| cmp_followed_by(classes.iri(a), classes.iri(b), b'>');
+        // The representatives' ranks in byte order: their IRIs are compared once per
+        // representative, not once per pair of links.
+        let mut representatives: Vec<Member> = keys.iter().map(|&k| representative_of(k)).collect();
+        representatives.sort_unstable();
+        representatives.dedup();
+        let mut by_iri: Vec<u32> = (0..representatives.len() as u32).collect();
+        by_iri.sort_unstable_by(|&a, &b| {
+            iri_order(representatives[a as usize], representatives[b as usize])
+        });
+        let mut representative_rank = vec![0u32; representatives.len()];
+        for (rank, &at) in by_iri.iter().enumerate() {
+            representative_rank[at as usize] = rank as u32;
+        }
+        // Sorted by representative and predicate, then each class's links of one predicate by
+        // member and graph.
+        let mut sorted: Vec<(u64, u64)> = keys
+            .into_iter()
+            .map(|key| {
+                let at = representatives.binary_search(&representative_of(key));
+                let rank = representative_rank[at.expect("the key's representative")];
+                let predicate = predicate_rank[scopes[scope_of(key)].1 as usize];
+                ((u64::from(rank) << 32) | predicate as u64, key)
+            })
+            .collect();
+        sorted.sort_unstable_by_key(|&(class, _)| class);
+        for class in sorted.chunk_by_mut(|a, b| a.0 == b.0) {
+            class.sort_unstable_by(|&(_, a), &(_, b)| {
+                let (ma, mb) = (member_of(a), member_of(b));
+                (if ma == mb {
                     Ordering::Equal
                 } else {
-                    cmp_followed_by(classes.iri(a), classes.iri(b), b'>')
-                }
-            };
-            iri_order(ra, rb)
-                .then_with(|| {
-                    predicate_rank[scopes[sa].1 as usize]
-                        .cmp(&predicate_rank[scopes[sb].1 as usize])
+                    iri_order(ma, mb)
                 })
-                .then_with(|| iri_order(ma, mb))
-                .then_with(|| graph_rank[sa].cmp(&graph_rank[sb]))
-        };
-        keys.sort_unstable_by(order);
-        for key in keys {
+                .then_with(|| graph_rank[scope_of(a)].cmp(&graph_rank[scope_of(b)]))
+            });
+        }
+        for (_, key) in sorted {
             let (graph, predicate) = &scopes[scope_of(key)];
             let member = member_of(key);
             write(Link {

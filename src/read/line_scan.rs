@@ -22,21 +22,35 @@ pub(crate) enum Checked {
 }
 
 /// Up to four IRI ranges, each with the hash of its IRI ([`iri_hash`]): an IRI the checker
-/// took has no escape, so its text is its value.
+/// took has no escape, so its text is its value. Which terms they are is known too: the
+/// subject, predicate, object and graph name that are IRIs, in that order.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct TermSpans {
     spans: [(Range<usize>, u64); 4],
     len: usize,
+    /// Bit `i` set: term `i` (subject, predicate, object, graph name) is an IRI.
+    terms: u8,
 }
 
 impl TermSpans {
-    fn push(&mut self, span: (Range<usize>, u64)) {
+    /// Term number `term` (0: the subject … 3: the graph name) is the IRI `span`.
+    fn push(&mut self, term: u8, span: (Range<usize>, u64)) {
         self.spans[self.len] = span;
         self.len += 1;
+        self.terms |= 1 << term;
     }
 
-    pub(crate) fn iter(&self) -> impl Iterator<Item = Range<usize>> + '_ {
-        self.spans[..self.len].iter().map(|(span, _)| span.clone())
+    /// The subject, predicate and object, if all three are IRIs.
+    pub(crate) fn iri_statement(&self) -> Option<[Range<usize>; 3]> {
+        (self.terms & 0b111 == 0b111).then(|| {
+            let [s, p, o, _] = &self.spans;
+            [s.0.clone(), p.0.clone(), o.0.clone()]
+        })
+    }
+
+    /// The graph name, if it is an IRI.
+    pub(crate) fn graph(&self) -> Option<Range<usize>> {
+        (self.terms & 0b1000 != 0).then(|| self.spans[self.len - 1].0.clone())
     }
 
     /// The ranges with the hashes of their IRIs.
@@ -129,15 +143,15 @@ pub(crate) fn check(text: &str, quads: bool, known: &mut KnownIris) -> Checked {
 fn statement(c: &mut Cursor<'_>, quads: bool) -> Option<TermSpans> {
     let mut spans = TermSpans::default();
     match c.peek()? {
-        b'<' => spans.push(c.iri()?),
+        b'<' => spans.push(0, c.iri()?),
         b'_' => c.blank_node()?,
         _ => return None,
     }
     c.skip_ws();
-    spans.push(c.iri()?);
+    spans.push(1, c.iri()?);
     c.skip_ws();
     match c.peek()? {
-        b'<' => spans.push(c.iri()?),
+        b'<' => spans.push(2, c.iri()?),
         b'_' => c.blank_node()?,
         b'"' => c.literal()?,
         _ => return None,
@@ -145,7 +159,7 @@ fn statement(c: &mut Cursor<'_>, quads: bool) -> Option<TermSpans> {
     c.skip_ws();
     if quads {
         match c.peek()? {
-            b'<' => spans.push(c.iri()?),
+            b'<' => spans.push(3, c.iri()?),
             b'_' => c.blank_node()?,
             _ => {}
         }
@@ -317,7 +331,7 @@ impl crate::fuzzing::Internals {
         use crate::fuzzing::Scanned;
         match check(line, quads, &mut KnownIris::new()) {
             Checked::Statement(spans) => {
-                Scanned::Statement(spans.iter().map(|r| line[r].to_owned()).collect())
+                Scanned::Statement(spans.hashed().map(|(r, _)| line[r].to_owned()).collect())
             }
             Checked::Nothing => Scanned::Nothing,
             Checked::Unsure => Scanned::Unsure,
@@ -331,7 +345,7 @@ mod tests {
 
     fn spans(line: &str) -> Vec<&str> {
         match check(line, true, &mut KnownIris::new()) {
-            Checked::Statement(s) => s.iter().map(|r| &line[r]).collect(),
+            Checked::Statement(s) => s.hashed().map(|(r, _)| &line[r]).collect(),
             other => panic!("{line:?}: {other:?}"),
         }
     }
@@ -358,6 +372,35 @@ mod tests {
             Checked::Nothing
         );
         assert_eq!(check("\n", false, &mut KnownIris::new()), Checked::Nothing);
+    }
+
+    #[test]
+    fn says_which_terms_are_iris() {
+        let terms = |line: &'static str| match check(line, true, &mut KnownIris::new()) {
+            Checked::Statement(s) => (
+                s.iri_statement().map(|spo| spo.map(|r| &line[r])),
+                s.graph().map(|r| &line[r]),
+            ),
+            other => panic!("{line:?}: {other:?}"),
+        };
+        let spo = Some(["http://a/s", "http://a/p", "http://a/o"]);
+        assert_eq!(
+            terms("<http://a/s> <http://a/p> <http://a/o> <http://g/> .\n"),
+            (spo, Some("http://g/"))
+        );
+        assert_eq!(
+            terms("<http://a/s> <http://a/p> <http://a/o> _:g .\n"),
+            (spo, None)
+        );
+        assert_eq!(
+            terms("_:s <http://a/p> <http://a/o> <http://g/> .\n"),
+            (None, Some("http://g/"))
+        );
+        assert_eq!(
+            terms("<http://a/s> <http://a/p> \"o\"^^<http://a/o> <http://g/> .\n"),
+            (None, Some("http://g/"))
+        );
+        assert_eq!(terms("<http://a/s> <http://a/p> _:o .\n"), (None, None));
     }
 
     #[test]

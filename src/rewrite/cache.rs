@@ -1,8 +1,11 @@
 //! A small direct-mapped cache of canonicalization results: dumps repeat the same IRIs (Fedora
 //! vocabulary predicates, objects referenced from many statements), so most lookups skip the
 //! adapters. Fixed size: memory stays constant. A cache with an [`IriMapping`] keeps the mapped
-//! IRI (renamed, collapsed), so that mapping costs nothing more per occurrence than the lookup.
+//! IRI (renamed, collapsed), so that mapping costs nothing more per occurrence than the lookup;
+//! one that collapses keeps in the same slot the class member the IRI is, which is what an
+//! equivalence statement asks of its sides.
 
+use crate::equivalence::Member;
 use crate::equivalence::mapping::IriMapping;
 use crate::read::iri_hash;
 use crate::{Canonical, IdError, Kind, Registry};
@@ -26,6 +29,15 @@ pub(crate) enum Outcome {
     Invalid(Box<IdError>),
 }
 
+/// What the cache keeps of an IRI.
+#[derive(Debug)]
+struct Resolved {
+    outcome: Outcome,
+    /// With a mapping that collapses, the member of a collapsed class that the IRI's canonical
+    /// (renamed) form is.
+    member: Option<Member>,
+}
+
 /// One cache line.
 #[derive(Debug)]
 #[repr(align(64))]
@@ -34,14 +46,14 @@ struct Slot {
     /// Reused from one IRI to the next: a miss allocates only if the IRI is longer than any
     /// this slot held before.
     iri: String,
-    outcome: Outcome,
+    resolved: Resolved,
 }
 
 #[derive(Debug)]
 pub(crate) struct Cache {
     slots: Vec<Slot>,
-    /// The outcome of the last IRI too long to keep.
-    long: Outcome,
+    /// What was found of the last IRI too long to keep.
+    long: Resolved,
     /// The mapping applied after the adapters, and whether it collapses (else it only renames).
     mapping: Option<(Arc<IriMapping>, bool)>,
 }
@@ -52,11 +64,11 @@ impl Cache {
             slots: std::iter::repeat_with(|| Slot {
                 hash: iri_hash(""),
                 iri: String::new(),
-                outcome: Outcome::Unchanged,
+                resolved: Resolved::UNCHANGED,
             })
             .take(SLOTS)
             .collect(),
-            long: Outcome::Unchanged,
+            long: Resolved::UNCHANGED,
             mapping: None,
         }
     }
@@ -78,6 +90,21 @@ impl Cache {
 
     /// [`Cache::lookup`], with `iri`'s hash ([`iri_hash`]) made already (by the line checker).
     pub(crate) fn lookup_hashed(&mut self, registry: &Registry, iri: &str, hash: u64) -> &Outcome {
+        &self.resolved(registry, iri, hash).outcome
+    }
+
+    /// [`Cache::lookup`], with the member of a collapsed class that `iri`'s canonical (renamed)
+    /// form is, for a cache that collapses (`None` for any other).
+    pub(crate) fn lookup_member(
+        &mut self,
+        registry: &Registry,
+        iri: &str,
+    ) -> (&Outcome, Option<Member>) {
+        let resolved = self.resolved(registry, iri, iri_hash(iri));
+        (&resolved.outcome, resolved.member)
+    }
+
+    fn resolved(&mut self, registry: &Registry, iri: &str, hash: u64) -> &Resolved {
         let mapping = self.mapping.as_ref().map(|(m, collapse)| (&**m, *collapse));
         if iri.len() > MAX_LEN {
             self.long = resolve(registry, mapping, iri);
@@ -85,37 +112,55 @@ impl Cache {
         }
         let slot = &mut self.slots[(hash as usize) & (SLOTS - 1)];
         if slot.hash != hash || slot.iri != iri {
-            slot.outcome = resolve(registry, mapping, iri);
+            slot.resolved = resolve(registry, mapping, iri);
             slot.hash = hash;
             slot.iri.clear();
             slot.iri.push_str(iri);
         }
-        &slot.outcome
+        &slot.resolved
     }
 }
 
-/// The outcome for `iri`: canonicalized by the adapter that claims it (if one does), then mapped.
-fn resolve(registry: &Registry, mapping: Option<(&IriMapping, bool)>, iri: &str) -> Outcome {
+impl Resolved {
+    const UNCHANGED: Self = Self {
+        outcome: Outcome::Unchanged,
+        member: None,
+    };
+}
+
+/// What becomes of `iri`: canonicalized by the adapter that claims it (if one does), then
+/// mapped.
+fn resolve(registry: &Registry, mapping: Option<(&IriMapping, bool)>, iri: &str) -> Resolved {
     let result = registry
         .adapter_for(iri)
         .map(|adapter| registry.canonicalize_by(adapter, iri));
     let Some((mapping, collapse)) = mapping else {
-        return result.map_or(Outcome::Unchanged, |result| outcome(result, iri));
+        let outcome = result.map_or(Outcome::Unchanged, |result| outcome(result, iri));
+        return Resolved {
+            outcome,
+            member: None,
+        };
     };
     let (canonical, kind) = match result {
         None => (Cow::Borrowed(iri), Kind::Iri),
         Some(Ok(c)) => (c.iri, c.kind),
-        Some(Err(error)) => return Outcome::Invalid(Box::new(error)),
+        Some(Err(error)) => {
+            return Resolved {
+                outcome: Outcome::Invalid(Box::new(error)),
+                member: None,
+            };
+        }
     };
-    let mapped = if collapse {
-        mapping.target(&canonical)
+    let (mapped, member) = if collapse {
+        mapping.collapsed(&canonical)
     } else {
-        mapping.renamed(&canonical)
+        (mapping.renamed(&canonical).unwrap_or(&canonical), None)
     };
-    match mapped.unwrap_or(&canonical) {
+    let outcome = match mapped {
         same if same == iri => Outcome::Unchanged,
         other => Outcome::Changed(other.into(), kind),
-    }
+    };
+    Resolved { outcome, member }
 }
 
 fn outcome(result: Result<Canonical<'_>, IdError>, iri: &str) -> Outcome {

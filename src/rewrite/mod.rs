@@ -63,5 +63,3 @@ pub use error::RewriteError;
 pub use reader_quads::ReaderQuadRewriter;
 pub use report::{Observer, Recovery, Report};
 pub use session::Session;
-
-pub(crate) use line_iris::{iri_statement, unescape_iri};

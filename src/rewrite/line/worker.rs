@@ -47,9 +47,8 @@ pub(crate) struct LineWorker<'r> {
     /// The IRIs the line checker found valid last.
     known: KnownIris,
     scratch: String,
-    /// Canonicalizes and renames without collapsing: the other side of an equivalence
-    /// statement.
-    uncollapsed: Cache,
+    /// The sides of an equivalence statement, canonical and renamed.
+    sides: [String; 2],
     /// Each equivalence predicate P: a statement with an IRI written as P may be an
     /// equivalence statement.
     equivalence: Vec<Box<[u8]>>,
@@ -69,7 +68,7 @@ impl<'r> LineWorker<'r> {
             cache: Cache::with_mapping(rewriter.mapping.as_ref(), true),
             known: KnownIris::new(),
             scratch: String::new(),
-            uncollapsed: Cache::with_mapping(rewriter.mapping.as_ref(), false),
+            sides: Default::default(),
             equivalence: rewriter.mapping.as_ref().map_or(Vec::new(), |m| {
                 let predicates = m.equivalence_predicates().iter();
                 predicates.map(|p| p.as_bytes().into()).collect()
@@ -175,8 +174,13 @@ impl<'r> LineWorker<'r> {
             Checked::Statement(spans) => {
                 result.statements += 1;
                 let start = result.output.len();
-                let links = &mut result.found.links;
-                let equivalence = self.equivalence(line, spans.iter(), links);
+                // The checker takes no IRI with an escape: the predicate is as written.
+                let equivalence = spans
+                    .iri_statement()
+                    .filter(|[_, p, _]| self.names_equivalence(&line[p.clone()]))
+                    .and_then(|spo| {
+                        self.equivalence(line, spo, spans.graph(), &mut result.found.links)
+                    });
                 let hashed = spans.hashed().map(|(span, hash)| (span, Some(hash)));
                 self.splice_statement(line, line_text, hashed, equivalence, result);
                 self.note_statement(start, result);
@@ -233,7 +237,14 @@ impl<'r> LineWorker<'r> {
         }
         result.statements += statements;
         let start = result.output.len();
-        let equivalence = self.equivalence(line, term_iris(line), &mut result.found.links);
+        let equivalence = term_iris(line)
+            .any(|iri| self.names_equivalence(&line[iri]))
+            .then(|| iri_statement(line))
+            .flatten()
+            .and_then(|spo| {
+                let graph = term_iris(line).nth(3);
+                self.equivalence(line, spo, graph, &mut result.found.links)
+            });
         let spans = term_iris(line).map(|span| (span, None));
         self.splice_statement(line, None, spans, equivalence, result);
         self.note_statement(start, result);
@@ -264,48 +275,63 @@ impl<'r> LineWorker<'r> {
         }
     }
 
+    /// Whether `iri`, as written, is an equivalence predicate (`--collapse`): most statements
+    /// are not equivalences, and are told by this comparison before anything else is looked at.
+    fn names_equivalence(&self, iri: &[u8]) -> bool {
+        self.equivalence.iter().any(|p| **p == *iri)
+    }
+
     /// For a line `<s> <P> <o> …` whose predicate P asserts an equivalence (`--collapse`): what
     /// becomes of it, its class members recorded in `links`; `None` for any other line. The
-    /// line must be a valid statement, with its IRIs at `iris`.
+    /// line must be a valid statement, with its subject, predicate and object IRIs at `spo` and
+    /// `graph` the IRI after them, if any.
     fn equivalence(
         &mut self,
         line: &[u8],
-        mut iris: impl Iterator<Item = Range<usize>>,
+        [s, p, o]: [Range<usize>; 3],
+        graph: Option<Range<usize>>,
         links: &mut EquivalenceLinks,
     ) -> Option<Equivalence> {
-        // Most statements are not equivalences: their IRIs are compared with the predicates
-        // as written, before anything else is looked at.
-        if !iris.any(|iri| self.equivalence.iter().any(|p| **p == line[iri.clone()])) {
-            return None;
-        }
         let mapping = self.rewriter.mapping.as_deref()?;
-        let [s, p, o] = iri_statement(line)?;
         let text = |span: &Range<usize>| std::str::from_utf8(&line[span.clone()]).ok();
         let predicate = mapping.equivalence_predicate(&unescape_iri(text(&p)?))?;
+        // Each side is looked up in the cache the line is then written through (where it is
+        // found again): its collapsed form, and the class member it is.
         let registry = &self.rewriter.registry;
-        let mut side = |span: &Range<usize>| {
+        let mut sides = std::mem::take(&mut self.sides);
+        let mut side = |span: &Range<usize>, copy: &mut String| {
             let iri = unescape_iri(text(span)?);
-            match self.uncollapsed.lookup(registry, &iri) {
-                Outcome::Changed(target, _) => Some(target.to_string()),
-                Outcome::Unchanged => Some(iri.into_owned()),
+            let (outcome, member) = self.cache.lookup_member(registry, &iri);
+            copy.clear();
+            copy.push_str(match outcome {
+                // Collapsed; which is the canonical form if it is no member.
+                Outcome::Changed(target, _) => target,
+                Outcome::Unchanged => &iri,
                 // An invalid identifier is left as it is, and the statement with it.
-                Outcome::Invalid(_) => None,
-            }
+                Outcome::Invalid(_) => return None,
+            });
+            Some(member)
         };
-        let (subject, object) = (side(&s)?, side(&o)?);
-        let statement = mapping.equivalence_statement(&subject, &object);
-        let mut linked = statement.linked().peekable();
-        if linked.peek().is_some() {
-            self.graph_name(line, o.end + 1, term_iris(line).nth(3));
-            for member in linked {
-                links.insert(&self.graph, predicate, member);
+        let [subject, object] = &mut sides;
+        let members = side(&s, subject).zip(side(&o, object));
+        let equivalence = members.map(|(s_member, o_member)| {
+            let statement =
+                mapping.equivalence_statement_of((s_member, subject), (o_member, object));
+            let mut linked = statement.linked().peekable();
+            if linked.peek().is_some() {
+                self.graph_name(line, o.end + 1, graph);
+                for member in linked {
+                    links.insert(&self.graph, predicate, member);
+                }
             }
-        }
-        Some(match statement {
-            EquivalenceStatement::Kept { .. } => Equivalence::Written,
-            EquivalenceStatement::Linked(_) => Equivalence::Linked,
-            EquivalenceStatement::Dropped => Equivalence::Dropped,
-        })
+            match statement {
+                EquivalenceStatement::Kept { .. } => Equivalence::Written,
+                EquivalenceStatement::Linked(_) => Equivalence::Linked,
+                EquivalenceStatement::Dropped => Equivalence::Dropped,
+            }
+        });
+        self.sides = sides;
+        equivalence
     }
 
     /// Sets `self.graph` to the graph name of a statement whose object ends before `at`, as
