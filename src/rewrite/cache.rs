@@ -174,3 +174,14 @@ fn outcome(result: Result<Canonical<'_>, IdError>, iri: &str) -> Outcome {
         Err(error) => Outcome::Invalid(Box::new(error)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slot_is_one_cache_line() {
+        // With the class member kept beside the outcome, a slot must still fill one line, not two.
+        assert_eq!(std::mem::size_of::<Slot>(), 64);
+    }
+}
