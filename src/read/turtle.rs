@@ -199,6 +199,27 @@ thread_local! {
 /// to `oxttl`.
 const MAX_DEPTH: usize = 32;
 
+/// The classes of bytes in [`NAME_BYTES`]: ASCII name characters (letters, digits, `_`, `-`,
+/// `.`), and `:`, which a local name may hold too.
+const NAME: u8 = 1;
+const COLON: u8 = 2;
+
+/// The class of each byte ([`NAME`], [`COLON`] or none), for [`Cursor::name_end`].
+const NAME_BYTES: [u8; 256] = {
+    let mut classes = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.') {
+            classes[b] = NAME;
+        } else if byte == b':' {
+            classes[b] = COLON;
+        }
+        b += 1;
+    }
+    classes
+};
+
 /// Bytes that may follow a name, a number or a keyword: `oxttl` ends it there too.
 fn ends_token(byte: u8) -> bool {
     matches!(
@@ -542,10 +563,17 @@ impl<'t, 'r> Cursor<'t, 'r> {
     /// when `colon`, for a local name). The callers check the byte that ends it, which `oxttl`
     /// might take as part of the name (non-ASCII, `\`).
     fn name_end(&self, start: usize, colon: bool) -> usize {
-        let mut end = start;
+        self.name_run(start, colon).0
+    }
+
+    /// [`Self::name_end`], and whether the run holds a `:`.
+    fn name_run(&self, start: usize, colon: bool) -> (usize, bool) {
+        let accepted = if colon { NAME | COLON } else { NAME };
+        let (mut end, mut colons) = (start, false);
         while let Some(&b) = self.bytes.get(end) {
-            if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.') || (colon && b == b':')
-            {
+            let class = NAME_BYTES[usize::from(b)];
+            if class & accepted != 0 {
+                colons |= class == COLON;
                 end += 1;
             } else if colon
                 && b == b'%'
@@ -557,7 +585,7 @@ impl<'t, 'r> Cursor<'t, 'r> {
                 break;
             }
         }
-        end
+        (end, colons)
     }
 
     /// `PN_PREFIX? ':' PN_LOCAL?` in ASCII, without `\` escapes, with a declared prefix.
@@ -573,7 +601,7 @@ impl<'t, 'r> Cursor<'t, 'r> {
         }
         let name = &self.text[start..colon];
         let local_start = colon + 1;
-        let mut end = self.name_end(local_start, true);
+        let (mut end, colons) = self.name_run(local_start, true);
         while end > local_start && self.bytes[end - 1] == b'.' {
             end -= 1;
         }
@@ -587,7 +615,7 @@ impl<'t, 'r> Cursor<'t, 'r> {
         let mut iri = String::with_capacity(prefix.iri.len() + local.len());
         iri.push_str(&prefix.iri);
         iri.push_str(local);
-        if (prefix.checked || local.contains(':'))
+        if (prefix.checked || colons)
             && !crate::iri::is_plain_absolute_iri(&iri)
             && Iri::parse(iri.as_str()).is_err()
         {

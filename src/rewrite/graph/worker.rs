@@ -195,8 +195,7 @@ impl<'r> GraphWorker<'r> {
         span: Span<'_>,
         found: &mut Found,
     ) -> Option<Quad> {
-        mark_made_up(&mut quad, span.text);
-        self.labels.relabel(&mut quad);
+        self.labels.label_read(&mut quad, span.text);
         self.map_statement(quad, span, found)
     }
 
@@ -611,25 +610,31 @@ fn is_whole_name(text: &[u8], start: usize, end: usize) -> bool {
     before_ok && after_ok
 }
 
-/// Marks the blank nodes of `quad` that a parser made up, read from `text` (its lines): a
-/// node whose label reads as a random 128-bit number (as `oxrdf` draws them, and as Oxigraph
-/// writes its own) and is not written in `text`. A label written in the input is kept, always.
+/// Marks the blank nodes of `quad` that a parser made up, read from `text` (its lines)
+/// ([`made_up_in`]), with a label no label of the input can have.
 pub(crate) fn mark_made_up(quad: &mut Quad, text: &[u8]) {
-    let mut mark = |node: &mut BlankNode| {
-        if let Some(id) = node.as_ref().unique_id().filter(|id| id >> 64 != 0) {
-            let written = !text.is_empty()
-                && memchr::memmem::find_iter(text, node.as_str().as_bytes()).any(|at| {
-                    text[..at].ends_with(b"_:")
-                        && !text
-                            .get(at + node.as_str().len())
-                            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-                });
-            if !written {
-                *node = BlankNode::new_unchecked(format!("{MADE_UP}{id:x}"));
-            }
+    each_blank_node(quad, &mut |node| {
+        if let Some(id) = made_up_in(node, text) {
+            *node = BlankNode::new_unchecked(format!("{MADE_UP}{id:x}"));
         }
-    };
-    each_blank_node(quad, &mut mark);
+    });
+}
+
+/// The id of `node`, read from `text` (its statement's lines), if a parser made it up: its
+/// label reads as a random 128-bit number (as `oxrdf` draws them, and as Oxigraph writes its
+/// own) and is not written in `text`. A label written in the input is kept, always.
+fn made_up_in(node: &BlankNode, text: &[u8]) -> Option<u128> {
+    let id = node.as_ref().unique_id().filter(|id| id >> 64 != 0)?;
+    let label = node.as_str().as_bytes();
+    // Each `_:` in the text, followed by the whole label.
+    let written = memchr::memchr_iter(b'_', text).any(|at| {
+        text[at + 1..].starts_with(b":")
+            && text[at + 2..].starts_with(label)
+            && !text
+                .get(at + 2 + label.len())
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    });
+    (!written).then_some(id)
 }
 
 /// Calls `f` on each blank node of `quad`: subject, object (in triple terms too), graph name.
@@ -700,14 +705,21 @@ impl BlankNodeLabels {
         self.older.clear();
     }
 
+    /// Labels the blank nodes of `quad`, marked by [`mark_made_up`].
     fn relabel(&mut self, quad: &mut Quad) {
-        each_blank_node(quad, &mut |b| self.label(b));
+        each_blank_node(quad, &mut |b| self.label(b, made_up_id(b)));
     }
 
-    /// Gives `node` its label: if a parser made it up, one of the document's; if it is written
-    /// in the input, the document's own.
-    fn label(&mut self, node: &mut BlankNode) {
-        if let Some(id) = made_up_id(node) {
+    /// Labels the blank nodes of `quad` as it was read from `text` (its lines): as
+    /// [`mark_made_up`] then [`Self::relabel`], without the marks.
+    fn label_read(&mut self, quad: &mut Quad, text: &[u8]) {
+        each_blank_node(quad, &mut |b| self.label(b, made_up_in(b, text)));
+    }
+
+    /// Gives `node` its label: if a parser made it up (its id `made_up`), one of the
+    /// document's; if it is written in the input, the document's own.
+    fn label(&mut self, node: &mut BlankNode, made_up: Option<u128>) {
+        if let Some(id) = made_up {
             *node = BlankNode::new_from_unique_id(self.label_of(id));
         } else if let Some(own) = self.document.written(node.as_str()) {
             *node = own;
@@ -801,10 +813,42 @@ mod tests {
         );
     }
 
+    #[test]
+    fn labelling_as_read_is_marking_then_relabelling() {
+        let document = DocumentScope::new(1, None);
+        let (mut marked, mut read) = (
+            BlankNodeLabels::for_document(document),
+            BlankNodeLabels::for_document(document),
+        );
+        let label = "abcdef0123456789abcdef";
+        let texts = [
+            format!("_:{label} <http://p> [] .\n"),
+            format!("_:{label}"),
+            format!("_:{label}0 <http://p> [] .\n"),
+            format!("<http://s#{label}> <http://p> _:{label}_ .\n"),
+            String::new(),
+        ];
+        for (i, text) in texts.iter().enumerate() {
+            let written = BlankNode::new(label).expect("valid label");
+            let quad = Quad::new(
+                written.clone(),
+                NamedNode::new_unchecked("http://p"),
+                BlankNode::default(),
+                GraphName::DefaultGraph,
+            );
+            let (mut a, mut b) = (quad.clone(), quad);
+            mark_made_up(&mut a, text.as_bytes());
+            marked.relabel(&mut a);
+            read.label_read(&mut b, text.as_bytes());
+            assert_eq!(a, b, "{text}");
+            assert_eq!(b.subject == written.into(), i < 2, "{text}");
+        }
+    }
+
     /// The label `labels` gives the made-up node `node`.
     fn labelled(labels: &mut BlankNodeLabels, node: &BlankNode) -> BlankNode {
-        let mut node = node.clone();
-        labels.label(&mut node);
+        let (mut node, id) = (node.clone(), super::made_up_id(node));
+        labels.label(&mut node, id);
         node
     }
 
