@@ -237,14 +237,17 @@ impl<'r> LineWorker<'r> {
         }
         result.statements += statements;
         let start = result.output.len();
-        let equivalence = term_iris(line)
-            .any(|iri| self.names_equivalence(&line[iri]))
-            .then(|| iri_statement(line))
-            .flatten()
-            .and_then(|spo| {
+        // Without equivalence predicates (no `--collapse`), the line's IRIs are not looked at.
+        let names_equivalence = !self.equivalence.is_empty()
+            && term_iris(line).any(|iri| self.names_equivalence(&line[iri]));
+        let equivalence = if names_equivalence {
+            iri_statement(line).and_then(|spo| {
                 let graph = term_iris(line).nth(3);
                 self.equivalence(line, spo, graph, &mut result.found.links)
-            });
+            })
+        } else {
+            None
+        };
         let spans = term_iris(line).map(|span| (span, None));
         self.splice_statement(line, None, spans, equivalence, result);
         self.note_statement(start, result);
