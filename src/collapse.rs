@@ -438,7 +438,12 @@ impl<'r> Collector<'r> {
                 }));
             } else {
                 hits.extend(finders.iter().flat_map(|f| f.find_iter(&chunk)));
-                hits.sort_unstable();
+                // A line with an escape too: its predicate may be one written with `\u` or
+                // `\U` (`owl\u0023sameAs`), which only a parser reads as it is.
+                let escape = |&at: &usize| matches!(chunk.get(at + 1), Some(b'u' | b'U'));
+                hits.extend(memchr::memchr_iter(b'\\', &chunk).filter(escape));
+                // Runs already in order (each finder's, the escapes'), which a stable sort merges.
+                hits.sort();
             }
             // `counted`: where the lines counted in `lines_before` end; `next`: where the
             // line after the last one read starts.
@@ -459,6 +464,11 @@ impl<'r> Collector<'r> {
                 if self.literals.is_none() {
                     if let Some([s, p, o]) = scanned_iri_statement(line, quads, &mut known) {
                         self.equivalence_of(s, p, o, origin)?;
+                        continue;
+                    }
+                    if !may_be_iri_statement_with_escaped_predicate(line)
+                        && !finders.iter().any(|f| f.find(line).is_some())
+                    {
                         continue;
                     }
                 }
@@ -629,6 +639,30 @@ fn scanned_iri_statement<'l>(
     Some(spans.iri_statement()?.map(|span| &text[span]))
 }
 
+/// Whether `line` may be a statement `<s> <p> …` whose predicate IRI holds a `\` (an escape):
+/// the first two terms are written `<…>` (an `IRIREF` holds no `>`), the second with a `\`.
+/// An equivalence between IRIs has an IRI subject; with one whose predicate is written with an
+/// escape, this is true.
+///
+/// ```text
+/// <http://s> <http://p\u0023q> <http://o> .     true
+/// <http://s> <http://p> "\u0023" .              false
+/// _:b <http://p\u0023q> <http://o> .            false: the subject is no IRI
+/// ```
+fn may_be_iri_statement_with_escaped_predicate(line: &[u8]) -> bool {
+    let iri_at = |text: &[u8]| -> Option<usize> {
+        let start = text.iter().position(|b| !matches!(b, b' ' | b'\t'))?;
+        (text[start] == b'<').then_some(start + 1)
+    };
+    let predicate = iri_at(line).and_then(|subject| {
+        let rest = &line[subject..];
+        let after = subject + memchr::memchr(b'>', rest)? + 1;
+        let start = after + iri_at(&line[after..])?;
+        Some(&line[start..start + memchr::memchr(b'>', &line[start..])?])
+    });
+    predicate.is_some_and(|p| p.contains(&b'\\'))
+}
+
 /// `iri` renamed by `table`, if it is.
 fn renamed<'a>(table: Option<&'a RenameTable>, iri: &'a str, kind: Kind) -> (&'a str, Kind) {
     table
@@ -659,6 +693,26 @@ mod tests {
             .inspect(|join| assert_eq!(join.origin.source, 3))
             .map(|join| join.origin.line)
             .collect()
+    }
+
+    #[test]
+    fn an_escaped_predicate_is_found_in_its_place() {
+        for (line, expected) in [
+            ("<http://s> <http://p\\u0023q> <http://o> .\n", true),
+            ("\t<http://s>\t<http://p\\U00000023q> \"o\" .", true),
+            ("<http://s> <http://p> \"\\u0023\" .\n", false),
+            ("<http://s> <http://p> <http://o\\u0023> .\n", false),
+            ("<http://s\\u0023> <http://p> <http://o> .\n", false),
+            ("_:b <http://p\\u0023q> <http://o> .\n", false),
+            ("<http://s> <http://p\\u0023q", false),
+            ("", false),
+        ] {
+            assert_eq!(
+                may_be_iri_statement_with_escaped_predicate(line.as_bytes()),
+                expected,
+                "{line:?}"
+            );
+        }
     }
 
     #[test]

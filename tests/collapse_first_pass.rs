@@ -161,6 +161,54 @@ fn compressed_and_line_inputs_are_read_by_both_passes_alike() {
     same_statements("Turtle and .ttl.gz", &[p(&ttl), p(&gz_ttl)], b"");
 }
 
+/// An equivalence predicate written with an escape (`owl\u0023sameAs`) is the predicate it
+/// stands for: in N-Triples and N-Quads (read line by line, where the lines hold it as written)
+/// as in Turtle (read by a parser), both passes take it as an equivalence, and the output is
+/// the one of the same input written without the escape (but for the spelling of the
+/// statements kept as they are written). A line whose escape is elsewhere, or
+/// whose subject is a blank node, is no equivalence between IRIs.
+#[test]
+fn an_equivalence_predicate_written_with_an_escape_is_one() {
+    let escaped = "<http://www.w3.org/2002/07/owl\\u0023sameAs>";
+    let plain = SAME_AS;
+    let text = |same_as: &str, graph: &str| {
+        format!(
+            "<info:fedora/demo:1> {same_as} <hdl:10013/x>{graph} .\n\
+             <info:fedora/demo:2> <http://purl.org/dc/terms/title> \"\\u0023 <a> \\U0001F600\"{graph} .\n\
+             _:b {same_as} <info:fedora/demo:2>{graph} .\n\
+             <info:fedora/demo:1> <http://purl.org/dc/terms/title> \"t\"{graph} .\n\
+             <hdl:10013/x> <http://purl.org/dc/terms/title> \"u\"{graph} .\n"
+        )
+    };
+    let dir = Dir::new("first-pass-escaped-predicate");
+    for (extension, graph) in [("nt", ""), ("nq", " <http://e/g>"), ("ttl", "")] {
+        let written = dir.file(&format!("escaped.{extension}"), &text(escaped, graph));
+        let unescaped = dir.file(&format!("plain.{extension}"), &text(plain, graph));
+        assert_eq!(
+            pairs_gathered(&[p(&written)], b""),
+            1,
+            "{extension}: the first pass gathers the escaped equivalence"
+        );
+        let collapsed = |path: &Path| {
+            let out = run_pidcanon(&["rewrite", "-q", "--collapse", "--to", "nq", p(path)], b"");
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            String::from_utf8(out.stdout).expect("UTF-8")
+        };
+        // The lines path writes the statements it keeps as written (the one of `_:b`).
+        let output = collapsed(&written).replace("owl\\u0023sameAs", "owl#sameAs");
+        assert_eq!(output, collapsed(&unescaped), "{extension}");
+        assert!(
+            output.contains("<hdl:10013/x> <http://purl.org/dc/terms/title> \"t\""),
+            "{extension}: the class collapsed in the second pass: {output}"
+        );
+    }
+}
+
 /// The files under `dir` with an RDF extension.
 fn rdf_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in fs::read_dir(dir).expect("a fixture directory") {

@@ -239,7 +239,7 @@ impl<'r> LineWorker<'r> {
         let start = result.output.len();
         // Without equivalence predicates (no `--collapse`), the line's IRIs are not looked at.
         let names_equivalence = !self.equivalence.is_empty()
-            && term_iris(line).any(|iri| self.names_equivalence(&line[iri]));
+            && term_iris(line).any(|iri| self.names_equivalence_written(&line[iri]));
         let equivalence = if names_equivalence {
             iri_statement(line).and_then(|spo| {
                 let graph = term_iris(line).nth(3);
@@ -282,6 +282,16 @@ impl<'r> LineWorker<'r> {
     /// are not equivalences, and are told by this comparison before anything else is looked at.
     fn names_equivalence(&self, iri: &[u8]) -> bool {
         self.equivalence.iter().any(|p| **p == *iri)
+    }
+
+    /// [`Self::names_equivalence`] for an IRI as written in a line the parser read, maybe with
+    /// escapes (`owl\u0023sameAs`): the IRI it stands for.
+    fn names_equivalence_written(&self, iri: &[u8]) -> bool {
+        if !iri.contains(&b'\\') {
+            return self.names_equivalence(iri);
+        }
+        std::str::from_utf8(iri)
+            .is_ok_and(|raw| self.names_equivalence(unescape_iri(raw).as_bytes()))
     }
 
     /// For a line `<s> <P> <o> …` whose predicate P asserts an equivalence (`--collapse`): what
