@@ -389,7 +389,7 @@ fn stream<W: Write>(
         apply(findings, output, Ok((std::mem::take(found), counts)))
     };
     let read = items.read(|item, span, declarations| {
-        let quad = match item {
+        let mut quad = match item {
             Item::Statement(quad) => quad,
             // Only Turtle read on several threads comes canonicalized in pieces (the reader
             // reads on several threads only when the rewriter has them; this path, never).
@@ -410,8 +410,8 @@ fn stream<W: Write>(
             sink.declare(rewriter, &declarations)?;
             worker.declare(declarations);
         }
-        if let Some(mapped) = worker.map_one(quad, span, &mut found) {
-            sink.put(rewriter, &mapped)?;
+        if worker.map_one(&mut quad, span, &mut found) {
+            sink.put(rewriter, &quad)?;
         }
         unapplied += 1;
         if unapplied == STREAMED {

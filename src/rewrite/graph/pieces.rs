@@ -70,14 +70,15 @@ impl PieceWork for PieceCanonicalizer<'_> {
             }
         }
         mark_made_up(&mut quad, span.text);
-        let mapped = self.worker.map_statement(quad, span, &mut self.found);
-        match (&mut batch.lines, mapped) {
-            (Some(lines), Some(mut quad)) => {
+        if !self.worker.map_statement(&mut quad, span, &mut self.found) {
+            return;
+        }
+        match &mut batch.lines {
+            Some(lines) => {
                 self.worker.label_written(&mut quad);
                 lines.write(&quad);
             }
-            (None, Some(quad)) => batch.statements.quads.push(quad),
-            (_, None) => {}
+            None => batch.statements.quads.push(quad),
         }
     }
 

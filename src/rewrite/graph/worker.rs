@@ -186,16 +186,11 @@ impl<'r> GraphWorker<'r> {
     }
 
     /// Labels the made-up blank nodes of one statement read with the lines `span` and
-    /// canonicalizes it (what is found goes to `found`): the statement to write, or `None` when
-    /// it is dropped. With [`Self::declare`], the way to map statement by statement what
-    /// [`Self::map`] maps in batches.
-    pub(crate) fn map_one(
-        &mut self,
-        mut quad: Quad,
-        span: Span<'_>,
-        found: &mut Found,
-    ) -> Option<Quad> {
-        self.labels.label_read(&mut quad, span.text);
+    /// canonicalizes it in place (what is found goes to `found`): whether it is to be written
+    /// (`false` when it is dropped). With [`Self::declare`], the way to map statement by
+    /// statement what [`Self::map`] maps in batches.
+    pub(crate) fn map_one(&mut self, quad: &mut Quad, span: Span<'_>, found: &mut Found) -> bool {
+        self.labels.label_read(quad, span.text);
         self.map_statement(quad, span, found)
     }
 
@@ -253,22 +248,23 @@ impl<'r> GraphWorker<'r> {
         });
     }
 
-    /// Canonicalizes one statement read with the lines `span`: the statement to write, or
-    /// `None` when it is not written here (an equivalence statement within a class, linked at
-    /// the end, or a reflexive one dropped: `--collapse`).
+    /// Canonicalizes in place one statement read with the lines `span`: whether it is to be
+    /// written (`false` when it is not written here: an equivalence statement within a class,
+    /// linked at the end, or a reflexive one dropped, with `--collapse`). The statement is
+    /// changed where it is, not moved: a quad is some 200 bytes.
     pub(crate) fn map_statement(
         &mut self,
-        mut quad: Quad,
+        quad: &mut Quad,
         span: Span<'_>,
         found: &mut Found,
-    ) -> Option<Quad> {
+    ) -> bool {
         let rewriter = self.rewriter;
         let protected = is_protected(&quad.graph_name);
         if protected && rewriter.keep_signed {
             found.signed_statements_kept += 1;
-            return Some(quad);
+            return true;
         }
-        let equivalence = equivalence(rewriter, &mut self.uncollapsed, &quad);
+        let equivalence = equivalence(rewriter, &mut self.uncollapsed, quad);
         let (needs, cache, finder, declared) = (
             self.needs,
             &mut self.cache,
@@ -276,7 +272,7 @@ impl<'r> GraphWorker<'r> {
             &self.declared,
         );
         let mut changed = false;
-        map_quad(&mut quad, &mut |iri| {
+        map_quad(quad, &mut |iri| {
             let location = || finder.find(span, iri, declared);
             let canonical = look_up(
                 cache,
@@ -296,10 +292,8 @@ impl<'r> GraphWorker<'r> {
             });
         }
         match equivalence {
-            None => Some(quad),
-            Some(equivalence) => equivalence
-                .record(&quad.graph_name, &mut self.graph, found)
-                .then_some(quad),
+            None => true,
+            Some(equivalence) => equivalence.record(&quad.graph_name, &mut self.graph, found),
         }
     }
 
@@ -313,10 +307,10 @@ impl<'r> GraphWorker<'r> {
         let mut mapped: Vec<Quad> = quads
             .into_iter()
             .enumerate()
-            .filter_map(|(index, quad)| {
-                let mapped = self.map_statement(quad, read.span(index), found)?;
-                kept.push(index);
-                Some(mapped)
+            .filter_map(|(index, mut quad)| {
+                self.map_statement(&mut quad, read.span(index), found)
+                    .then(|| kept.push(index))?;
+                Some(quad)
             })
             .collect();
         let (rewriter, cache, uncollapsed, graph) = (
