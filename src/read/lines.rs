@@ -80,16 +80,21 @@ fn keep_written_case(quad: &mut Quad, pending: &Pending, line_no: u64, cursor: &
 }
 
 /// Hands on statements, each with the number of the line it was read on, its language tag in
-/// the case written, and the lines it spans; the lines before each are then forgotten.
+/// the case written, and the lines it spans; the lines before each are then forgotten. The
+/// statements of `oxttl` have their tags lower-cased (given back their written case here); those
+/// of the fast path, `tags_as_written`, have them as written already.
 fn hand_on<D, E>(
     statements: impl IntoIterator<Item = (Quad, u64)>,
+    tags_as_written: bool,
     pending: &mut Pending,
     tag_cursor: &mut TagCursor,
     declarations: &dyn Fn() -> Declarations,
     on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
 ) -> Result<(), E> {
     for (mut quad, n) in statements {
-        keep_written_case(&mut quad, pending, n, tag_cursor);
+        if !tags_as_written {
+            keep_written_case(&mut quad, pending, n, tag_cursor);
+        }
         on_item(Item::Statement(quad), pending.span(Some(n)), declarations)?;
         pending.keep_from(n);
     }
@@ -249,6 +254,7 @@ fn read_lines_with<D, E: From<ReadError>>(
                 let triples = groups.triples();
                 hand_on(
                     triples,
+                    true,
                     &mut pending,
                     &mut tag_cursor,
                     &declarations,
@@ -379,7 +385,14 @@ fn read_lines_with<D, E: From<ReadError>>(
                 if glued && part == 0 {
                     let declarations = || (parser.prefixes(), parser.base_iri());
                     let held = held.drain(..);
-                    hand_on(held, &mut pending, &mut tag_cursor, &declarations, on_item)?;
+                    hand_on(
+                        held,
+                        false,
+                        &mut pending,
+                        &mut tag_cursor,
+                        &declarations,
+                        on_item,
+                    )?;
                 }
                 if failed.is_some() || ended {
                     break;
@@ -393,7 +406,14 @@ fn read_lines_with<D, E: From<ReadError>>(
             if ends_statement || cuts.is_none() || ended || held.len() > MAX_HELD {
                 let declarations = || (parser.prefixes(), parser.base_iri());
                 let held = held.drain(..);
-                hand_on(held, &mut pending, &mut tag_cursor, &declarations, on_item)?;
+                hand_on(
+                    held,
+                    false,
+                    &mut pending,
+                    &mut tag_cursor,
+                    &declarations,
+                    on_item,
+                )?;
                 statement_start = ends_statement.then_some((line_no, segment.end));
             }
         }

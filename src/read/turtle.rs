@@ -754,7 +754,9 @@ impl<'t, 'r> Cursor<'t, 'r> {
                 if self.peek_at(len)? == b'-' {
                     return None;
                 }
-                let language = self.text[self.at..end].to_ascii_lowercase();
+                // In the case it is written with (`oxttl` lower-cases it, and the reader gives
+                // it back its written case: here there is nothing to give back).
+                let language = self.text[self.at..end].to_owned();
                 self.at = end;
                 Some(Literal::new_language_tagged_literal_unchecked(
                     value, language,
