@@ -25,6 +25,7 @@ use super::line_scan::{
 use super::repeated_work;
 use super::scan::{Boundaries, starts_with_directive};
 use crate::position::{is_line_end, line_breaks, line_start};
+use hashbrown::HashTable;
 use oxiri::Iri;
 use oxrdf::vocab::{rdf, xsd};
 use oxrdf::{BlankNode, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
@@ -64,8 +65,8 @@ pub(crate) struct Block {
 pub(crate) struct FastTurtle {
     prefixes: Vec<Prefix>,
     /// The [`short_key`] of each prefix whose name has one, with the prefix's index in
-    /// `prefixes`, in the same order: looked up by comparing numbers, not strings.
-    short_names: Vec<(u128, usize)>,
+    /// `prefixes`: looked up by hashing and comparing a number, not by comparing strings.
+    short_names: HashTable<(u128, usize)>,
     base: Option<Iri<String>>,
     /// Whether the text is TriG: statements in graph blocks too.
     trig: bool,
@@ -100,11 +101,12 @@ impl FastTurtle {
             })
             .collect();
         let base = base.and_then(|base| Iri::parse(base).ok());
-        let short_names = (prefixes.iter().enumerate())
-            .filter_map(|(at, prefix)| {
-                Some((short_key(prefix.name.as_bytes(), prefix.name.len())?, at))
-            })
-            .collect();
+        let mut short_names = HashTable::new();
+        for (at, prefix) in prefixes.iter().enumerate() {
+            if let Some(key) = short_key(prefix.name.as_bytes(), prefix.name.len()) {
+                short_names.insert_unique(key_hash(key), (key, at), |&(key, _)| key_hash(key));
+            }
+        }
         Self {
             prefixes,
             short_names,
@@ -211,12 +213,24 @@ impl FastTurtle {
     /// The prefix named by the `len` bytes `text` starts with.
     fn prefix_at(&self, text: &[u8], len: usize) -> Option<&Prefix> {
         let found = match short_key(text, len) {
-            Some(key) => (self.short_names.binary_search_by_key(&key, |&(key, _)| key))
-                .map(|at| self.short_names[at].1),
-            None => (self.prefixes).binary_search_by(|p| p.name.as_bytes().cmp(&text[..len])),
+            Some(key) => {
+                (self.short_names.find(key_hash(key), |&(k, _)| k == key)).map(|&(_, at)| at)
+            }
+            None => (self
+                .prefixes
+                .binary_search_by(|p| p.name.as_bytes().cmp(&text[..len])))
+            .ok(),
         };
-        found.ok().map(|at| &self.prefixes[at])
+        found.map(|at| &self.prefixes[at])
     }
+}
+
+/// The hash of a [`short_key`]: its halves folded, then a "folded multiply" (the two halves of
+/// a full product by an odd constant, xored), whose low bits and high bits both depend on every
+/// bit of the key (the table takes its bucket from the low ones, its tag from the high ones).
+fn key_hash(key: u128) -> u64 {
+    let product = u128::from((key >> 64) as u64 ^ key as u64) * 0x9E37_79B9_7F4A_7C15;
+    (product >> 64) as u64 ^ product as u64
 }
 
 /// `id` with its first hexadecimal digit set to `a`: the label of a blank node of that id
@@ -228,7 +242,8 @@ fn with_letter_first(id: u128) -> u128 {
 /// A prefix name of at most 16 bytes, the first `len` bytes of `text`, as one number: its
 /// bytes big-endian, padded with zeros (read as one 16-byte load where `text` is that long).
 /// A name holds no NUL, so two names have one key only if they are equal, and keys sort as
-/// the names do (byte order): `"ab" < "abc" < "b"`. `None` for a longer name.
+/// the names do (byte order, which the tests check): `"ab" < "abc" < "b"`. `None` for a longer
+/// name.
 fn short_key(text: &[u8], len: usize) -> Option<u128> {
     if len > 16 {
         return None;
