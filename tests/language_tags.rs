@@ -101,3 +101,22 @@ fn text_format_language_tags_keep_their_case() {
         assert!(out.contains("EN-us"), "{to:?}: {out}");
     }
 }
+
+#[test]
+fn each_turtle_tag_keeps_its_own_case_whichever_parser_reads_it() {
+    // The first line is read by pidcanon's fast path (which reads tags as written), the second
+    // by oxttl (a base direction; oxttl lower-cases tags, and the reader gives them their case
+    // from the text), the third and fourth by the fast path again: the same value tagged in
+    // four ways, each kept. The second must not take the case of the tag on the line before.
+    let ttl = "@prefix e: <http://e/> .\n\
+               e:s e:a \"v\"@EN .\n\
+               e:s e:a \"v\"@eN--ltr .\n\
+               e:s e:a \"v\"@En .\n\
+               e:s e:a \"v\"@en-GB .\n";
+    let out = rewrite(ttl, RdfFormat::Turtle, RdfFormat::NTriples);
+    let tags: Vec<&str> = out
+        .lines()
+        .filter_map(|line| line.split('@').nth(1)?.strip_suffix(" ."))
+        .collect();
+    assert_eq!(tags, ["EN", "eN--ltr", "En", "en-GB"], "{out}");
+}

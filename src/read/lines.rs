@@ -98,6 +98,11 @@ fn hand_on<D, E>(
         on_item(Item::Statement(quad), pending.span(Some(n)), declarations)?;
         pending.keep_from(n);
     }
+    if tags_as_written {
+        // The tags of the fast path's lines are theirs: the next one to give its written case
+        // (of a statement `oxttl` reads next) is looked for after them.
+        (tag_cursor.line, tag_cursor.offset) = pending.position_of(pending.len());
+    }
     Ok(())
 }
 
