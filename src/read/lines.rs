@@ -106,6 +106,26 @@ fn hand_on<D, E>(
     Ok(())
 }
 
+/// [`hand_on`] for the statements `oxttl` parsed and `held` (their tags lower-cased), with the
+/// declarations `parser` knows.
+fn hand_on_parsed<D, E>(
+    held: &mut Vec<(Quad, u64)>,
+    pending: &mut Pending,
+    tag_cursor: &mut TagCursor,
+    parser: &LineParser,
+    on_item: &mut impl FnMut(Item<D>, Span<'_>, &dyn Fn() -> Declarations) -> Result<(), E>,
+) -> Result<(), E> {
+    let declarations = || (parser.prefixes(), parser.base_iri());
+    hand_on(
+        held.drain(..),
+        false,
+        pending,
+        tag_cursor,
+        &declarations,
+        on_item,
+    )
+}
+
 /// Whether `before` ends with a string (short or long, either quote) that holds `value` as it
 /// is written, then maybe spaces.
 fn after_string_of(before: &[u8], value: &str) -> bool {
@@ -388,16 +408,7 @@ fn read_lines_with<D, E: From<ReadError>>(
                     }
                 }
                 if glued && part == 0 {
-                    let declarations = || (parser.prefixes(), parser.base_iri());
-                    let held = held.drain(..);
-                    hand_on(
-                        held,
-                        false,
-                        &mut pending,
-                        &mut tag_cursor,
-                        &declarations,
-                        on_item,
-                    )?;
+                    hand_on_parsed(&mut held, &mut pending, &mut tag_cursor, &parser, on_item)?;
                 }
                 if failed.is_some() || ended {
                     break;
@@ -409,16 +420,7 @@ fn read_lines_with<D, E: From<ReadError>>(
                 break;
             }
             if ends_statement || cuts.is_none() || ended || held.len() > MAX_HELD {
-                let declarations = || (parser.prefixes(), parser.base_iri());
-                let held = held.drain(..);
-                hand_on(
-                    held,
-                    false,
-                    &mut pending,
-                    &mut tag_cursor,
-                    &declarations,
-                    on_item,
-                )?;
+                hand_on_parsed(&mut held, &mut pending, &mut tag_cursor, &parser, on_item)?;
                 statement_start = ends_statement.then_some((line_no, segment.end));
             }
         }
