@@ -355,3 +355,14 @@ fn content_of_an_unknown_parse_type_is_a_literal_to_the_legacy_pre_pass() {
         b"<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:e=\"http://e/\"><rdf:Description rdf:about=\"http://e/s\"><e:p rdf:parseType=\"Other\"><e:q resource=\"http://e/o\" about=\"x\"/></e:p></rdf:Description></rdf:RDF>",
     );
 }
+
+/// Open (finding 19, docs/fuzzing.md): an unterminated string at the end of a TriG graph block.
+/// Both readers give the same statement and the same first error (3:5, unexpected end of
+/// file); the second error at the end differs — oxttl alone says "3:1: 5 is not a valid
+/// subject or graph name" (a token of line 1), the fast path "4:1: Unexpected end". No
+/// statement differs. Found by the fuzz stage of CI on 28 November; not fixed yet.
+#[test]
+#[ignore = "open finding 19: the second error at the end of an unterminated string in a TriG block differs"]
+fn an_unterminated_string_ending_a_trig_block_reports_the_errors_oxttl_reports() {
+    differential::trig_fast_vs_oxttl(b"prefix :<>: : 5.\n{\n: : \".");
+}
