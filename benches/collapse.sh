@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Throughput of `rewrite --collapse` (two passes) against a plain rewrite, on N-Triples where 10 %
 # of the statements are owl:sameAs links in classes of 2-50 members, the shape of sameAs.cc
-# (benches/gen_rdf.py, then benches/sameas_corpus.py). Prints two Markdown tables: median wall
+# (benches/gen_rdf.py, then benches/sameas_corpus.py). Prints three Markdown tables: median wall
 # time, statements/s, peak RSS and the ratio to the plain rewrite (alternating runs); then the
 # memory per class member: the peak RSS of --collapse on the corpus and on one 4x as large, the
 # growth divided by the members added; then where the time of --collapse on one thread goes: the
 # same corpus with its owl:sameAs predicates renamed (the first pass reads it and finds nothing,
 # the second pass is a plain rewrite), and the classes given as a TSV file (--equivalences-only:
-# one pass over the data, with the classes' look-ups).
+# one pass over the data, with the classes' look-ups, less the time of reading the TSV file
+# alone).
 #
 # usage: benches/collapse.sh [TRIPLES (default 1000000)] [RUNS (default 3)]
 # Needs python3 (benches/gen_rdf.py or $GEN_CORPUS) and GNU time (/usr/bin/time).
