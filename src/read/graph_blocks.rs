@@ -66,8 +66,11 @@ impl GraphTracker {
     }
 
     /// Follows the next line of the text. Where the scan loses track (the text cannot be
-    /// TriG there), the rest of the line is passed over, and the next starts a new scan.
+    /// TriG there), the rest of the line is passed over, and the next starts a new scan. A line
+    /// without a line break is the input's last: its last token is taken as it is (a `}` at
+    /// the very end of the input closes the block).
     pub(super) fn scan(&mut self, line: &[u8]) {
+        let ended = !line.ends_with(b"\n") && !line.ends_with(b"\r");
         if self.scanner.lost {
             self.scanner = Scanner::lexer();
             self.text.clear();
@@ -75,7 +78,7 @@ impl GraphTracker {
             self.code_from = 0;
         }
         self.text.extend_from_slice(line);
-        while let Some((range, lexeme)) = self.scanner.lex(&self.text) {
+        while let Some((range, lexeme)) = self.scanner.lex(&self.text, ended) {
             match lexeme {
                 Lexeme::Code => {
                     let mut at = range.start.max(self.code_from);
@@ -156,7 +159,8 @@ impl GraphTracker {
     }
 
     /// The name or keyword being read ends: it is the last term, unless it is `GRAPH` or a
-    /// directive's keyword.
+    /// directive's keyword, or ends with the `.` that ends its statement (a name, a number or
+    /// a language tag never ends with a `.`: `ex:a.` and `5.` are a term and a `.`).
     fn end_word(&mut self) {
         let keyword = |word: &[u8]| {
             let word = word.strip_prefix(b"@").unwrap_or(word);
@@ -164,7 +168,10 @@ impl GraphTracker {
                 .iter()
                 .any(|k| word.eq_ignore_ascii_case(k))
         };
-        if keyword(&self.word) {
+        if self.word.ends_with(b".") {
+            self.last_term.clear();
+            self.in_directive = false;
+        } else if keyword(&self.word) {
             self.in_directive = true;
             self.last_term.clear();
         } else if !self.word.is_empty() && !self.word.eq_ignore_ascii_case(b"graph") {
@@ -236,6 +243,20 @@ mod tests {
         assert_eq!(blocks(text), [None, some("<g>")]);
     }
 
+    /// A term glued to the `.` ending its statement labels no block (fuzz finding 19).
+    #[test]
+    fn a_term_ending_a_statement_labels_no_block() {
+        let some = |label: &str| Some(label.to_owned());
+        for text in [
+            "<a> <b> 5.\n{\n",
+            "<a> <b> ex:c.\n{\n",
+            "<a> <b> \"x\"@en.{\n",
+        ] {
+            assert_eq!(blocks(text).last(), Some(&some("")), "{text:?}");
+        }
+        assert_eq!(blocks("<a> <b> <c>. ex:g.h {\n"), [some("ex:g.h")]);
+    }
+
     /// Read again from within a block after an error, its closing brace closes it.
     #[test]
     fn a_tracker_started_in_a_block_is_closed_by_its_brace() {
@@ -246,5 +267,18 @@ mod tests {
         assert_eq!(tracker.open_block(), None);
         tracker.scan(b"<h> {\n");
         assert_eq!(tracker.open_block().as_deref(), Some("<h>"));
+    }
+
+    /// The input's last line, without a line break, is scanned to its end: its last `}` closes
+    /// the block even where the scan would look past it for a keyword (fuzz finding 20).
+    #[test]
+    fn a_brace_ending_the_input_closes_the_block() {
+        for last in [&b"}"[..], b"\x0c}", b" }", b"<a> <b> <c> . }"] {
+            let mut tracker = GraphTracker::in_block("<g>".into());
+            tracker.scan(last);
+            assert_eq!(tracker.open_block(), None, "{:?}", last.escape_ascii());
+        }
+        // A line with a line break may be followed by more: `}` then waits for what follows.
+        assert_eq!(blocks("<g> {\n}\n"), [Some("<g>".to_owned()), None]);
     }
 }

@@ -434,20 +434,24 @@ impl Scanner {
         }
     }
 
-    /// Scans the next step of `buffer` (text fed so far, not the input's end): the bytes it
-    /// took and what they are; `None` when the buffer is scanned, more of it is needed to tell,
-    /// or the scan lost track (the text cannot be Turtle here).
+    /// Scans the next step of `buffer` (text fed so far; the whole input when `ended`): the
+    /// bytes it took and what they are; `None` when the buffer is scanned, more of it is needed
+    /// to tell, or the scan lost track (the text cannot be Turtle here).
     ///
     /// ```text
     /// <g> { "a{" # b{↵    <g>: Iri, " { ": Code, "a{": String, " ": Code, # b{↵: Comment
     /// ```
-    pub(super) fn lex(&mut self, buffer: &[u8]) -> Option<(std::ops::Range<usize>, Lexeme)> {
+    pub(super) fn lex(
+        &mut self,
+        buffer: &[u8],
+        ended: bool,
+    ) -> Option<(std::ops::Range<usize>, Lexeme)> {
         if self.lost || self.at >= buffer.len() {
             return None;
         }
         let before = self.state;
         let start = self.at;
-        self.at += self.step(buffer, false)?;
+        self.at += self.step(buffer, ended)?;
         let lexeme = match (before, self.state) {
             (State::Iri, _) | (_, State::Iri) => Lexeme::Iri,
             (State::String { .. }, _) | (_, State::String { .. }) => Lexeme::String,
@@ -772,7 +776,7 @@ mod tests {
         let text = "<g> { \"a{\" # b{\n'''{\n}''' ex:a.b <h\\u0020> .\n";
         let mut scanner = Scanner::lexer();
         let mut lexemes: Vec<(String, Lexeme)> = Vec::new();
-        while let Some((range, lexeme)) = scanner.lex(text.as_bytes()) {
+        while let Some((range, lexeme)) = scanner.lex(text.as_bytes(), false) {
             match lexemes.last_mut() {
                 Some((run, last)) if *last == lexeme => run.push_str(&text[range]),
                 _ => lexemes.push((text[range].to_owned(), lexeme)),
