@@ -278,7 +278,8 @@ mod tests {
             tracker.scan(last);
             assert_eq!(tracker.open_block(), None, "{:?}", last.escape_ascii());
         }
-        // A line with a line break may be followed by more: `}` then waits for what follows.
+        // With its line break after it, the `}` closes the block as before (the scan has the
+        // byte after it to look at).
         assert_eq!(blocks("<g> {\n}\n"), [Some("<g>".to_owned()), None]);
     }
 }
