@@ -4,11 +4,11 @@
 # (benches/gen_rdf.py, then benches/sameas_corpus.py). Prints three Markdown tables: median wall
 # time, statements/s, peak RSS and the ratio to the plain rewrite (alternating runs); then the
 # memory per class member: the peak RSS of --collapse on the corpus and on one 4x as large, the
-# growth divided by the members added; then where the time of --collapse on one thread goes: the
-# same corpus with its owl:sameAs predicates renamed (the first pass reads it and finds nothing,
-# the second pass is a plain rewrite), and the classes given as a TSV file (--equivalences-only:
-# one pass over the data, with the classes' look-ups, less the time of reading the TSV file
-# alone).
+# growth divided by the members added (also with mimalloc giving freed pages back at once); then
+# where the time of --collapse on one thread goes: the same corpus with its owl:sameAs predicates
+# renamed (the first pass reads it and finds nothing, the second pass is a plain rewrite), and
+# the classes given as a TSV file (--equivalences-only: one pass over the data, with the
+# classes' look-ups, less the time of reading the TSV file alone).
 #
 # usage: benches/collapse.sh [TRIPLES (default 1000000)] [RUNS (default 3)]
 # Needs python3 (benches/gen_rdf.py or $GEN_CORPUS) and GNU time (/usr/bin/time).
@@ -96,23 +96,32 @@ PY
 large=$((triples * 4))
 large_corpus=$(sameas_corpus "$large")
 members() { sed -E 's/.* ([0-9]+) members/\1/' "$1.members"; }
+# peak CORPUS [VAR=VALUE…]: the peak RSS of --collapse on CORPUS, in KB, with those variables set.
 peak() {
-  /usr/bin/time -f "%M" -o "$dir/memory.last" "$pidcanon" rewrite -q --threads 1 -i nt --collapse "$1" > /dev/null
+  env "${@:2}" /usr/bin/time -f "%M" -o "$dir/memory.last" \
+    "$pidcanon" rewrite -q --threads 1 -i nt --collapse "$1" > /dev/null
   cat "$dir/memory.last"
 }
+# mimalloc keeps the pages it frees for a while and maps memory in large pages: told to give
+# freed pages back at once and to map small ones, the peak RSS shows what the heap holds.
+returning=(MIMALLOC_PURGE_DELAY=0 MIMALLOC_ARENA_EAGER_COMMIT=0 MIMALLOC_ALLOW_LARGE_OS_PAGES=0)
 # gathered CORPUS: what the classes took while they were gathered, as --collapse prints it.
 gathered() {
   "$pidcanon" rewrite --threads 1 -i nt --collapse "$1" 2>&1 > /dev/null \
     | sed -nE 's/.*gathered in ([0-9.]+) MB, ([0-9]+) bytes an identifier.*/\1 MB (\2 bytes an identifier)/p'
 }
 small_kb=$(peak "$corpus"); large_kb=$(peak "$large_corpus")
+small_returning_kb=$(peak "$corpus" "${returning[@]}")
+large_returning_kb=$(peak "$large_corpus" "${returning[@]}")
 small_members=$(members "$corpus"); large_members=$(members "$large_corpus")
 echo
 echo "| --collapse, 1 thread | $triples statements | $large statements | per class member added |"
 echo "|---|---|---|---|"
 echo "| class members | $small_members | $large_members | |"
 echo "| classes gathered in (heap) | $(gathered "$corpus") | $(gathered "$large_corpus") | |"
-echo "| peak RSS | $((small_kb / 1024)) MB | $((large_kb / 1024)) MB | $(((large_kb - small_kb) * 1024 / (large_members - small_members))) bytes |"
+per_member() { echo "$((($2 - $1) * 1024 / (large_members - small_members))) bytes"; }
+echo "| peak RSS | $((small_kb / 1024)) MB | $((large_kb / 1024)) MB | $(per_member "$small_kb" "$large_kb") |"
+echo "| peak RSS, freed pages given back at once, no large pages (${returning[*]}) | $((small_returning_kb / 1024)) MB | $((large_returning_kb / 1024)) MB | $(per_member "$small_returning_kb" "$large_returning_kb") |"
 
 python3 - "$dir" <<'PY'
 import statistics, sys
