@@ -1,6 +1,7 @@
 //! [`GraphTracker`]: which TriG graph block a text read line by line is in.
 
 use super::scan::{Lexeme, Scanner};
+use crate::position::is_line_end;
 use std::rc::Rc;
 
 /// Which TriG graph block the text read so far is in, from the light scan's lexemes
@@ -70,7 +71,7 @@ impl GraphTracker {
     /// without a line break is the input's last: its last token is taken as it is (a `}` at
     /// the very end of the input closes the block).
     pub(super) fn scan(&mut self, line: &[u8]) {
-        let ended = !line.ends_with(b"\n") && !line.ends_with(b"\r");
+        let ended = !line.last().copied().is_some_and(is_line_end);
         if self.scanner.lost {
             self.scanner = Scanner::lexer();
             self.text.clear();
